@@ -1,0 +1,184 @@
+"""Benchmark of analyze -> extract on the multi-page dev sets, beside trafilatura.
+
+For each dataset: split each site with ../shared/tools/split.py, analyze the
+train pages, extract the test pages, score both stemmer and trafilatura with
+../shared/tools/score.py, and print one table.  Then time analyze on
+100 / 400 / 1,600 pages of one site (perturbed copies where it has fewer).
+
+    python benchmarks/layouts.py                 # everything
+    python benchmarks/layouts.py --quick         # no trafilatura, no scaling table
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import math
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from stemmer import AnalyzeParams, Page, analyze, extract  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+TOOLS = SHARED / "tools"
+DATASETS = ["jekyll_sites", "cleanportaleval", "dragnet"]
+
+
+def load(dataset: str) -> dict[str, dict]:
+    with gzip.open(SHARED / "data" / dataset / "pages.jsonl.gz", "rt", encoding="utf-8") as f:
+        return {d["id"]: d for d in map(json.loads, f)}
+
+
+def to_page(d: dict, *, gold: bool = False) -> Page:
+    return Page(d["id"], d.get("url"), d["site"], d["html"])
+
+
+def run_split(dataset: str, work: Path) -> dict:
+    out = work / f"{dataset}.split.json"
+    subprocess.run([sys.executable, str(TOOLS / "split.py"), str(SHARED / "data" / dataset),
+                    "-o", str(out)], check=True, capture_output=True)
+    return json.loads(out.read_text())
+
+
+def score(dataset: str, pred: Path, split: Path) -> dict:
+    res = subprocess.run([sys.executable, str(TOOLS / "score.py"), "--gold", str(SHARED / "data" / dataset),
+                          "--pred", str(pred), "--split", str(split), "--side", "test", "--json"],
+                         check=True, capture_output=True, text=True)
+    return json.loads(res.stdout)
+
+
+def trafilatura(dataset: str, split: Path, work: Path) -> tuple[Path, float]:
+    out = work / f"{dataset}.trafilatura.jsonl"
+    res = subprocess.run([sys.executable, str(TOOLS / "baseline.py"), str(SHARED / "data" / dataset),
+                          "--split", str(split), "--side", "test", "-o", str(out)],
+                         check=True, capture_output=True, text=True)
+    m = re.search(r"text ([\d.]+) pages/s", res.stdout + res.stderr)
+    return out, float(m.group(1)) if m else float("nan")
+
+
+def run_dataset(dataset: str, work: Path, params: AnalyzeParams, baseline: bool) -> dict:
+    data = load(dataset)
+    split = run_split(dataset, work)
+    split_path = work / f"{dataset}.split.json"
+    train = [to_page(data[i]) for i in split["train"]]
+    test = [to_page(data[i]) for i in split["test"]]
+    t0 = time.perf_counter()
+    patterns = analyze(train, params=params)
+    analyze_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    results = list(extract(test, patterns))
+    extract_s = time.perf_counter() - t0
+    pred = work / f"{dataset}.stemmer.jsonl"
+    with pred.open("w", encoding="utf-8") as f:
+        for r in results:
+            f.write(json.dumps({"id": r.id, "text": r.text, "title": r.title, "matched": r.matched},
+                               ensure_ascii=False) + "\n")
+    s = score(dataset, pred, split_path)
+    layouts = [lay for sp in patterns.sites.values() for lay in sp.layouts]
+    covered = sum(lay.pages for lay in layouts)
+    row = {
+        "dataset": dataset, "sites": len(patterns), "train": len(train), "test": len(test),
+        "layouts": len(layouts), "pages_per_layout": covered / max(1, len(layouts)),
+        "train_covered": covered / max(1, len(train)),
+        "matched": s["matched_share"], "sh_f1": s["sh_f1"], "sh_f1_matched": s["sh_f1_matched"],
+        "title_exact_all": s.get("title_exact_all"), "n_title": s.get("n_title_scored"),
+        "analyze_s": analyze_s, "extract_pps": len(test) / extract_s,
+    }
+    if baseline:
+        tpred, tpps = trafilatura(dataset, split_path, work)
+        ts = score(dataset, tpred, split_path)
+        row.update(traf_sh_f1=ts["sh_f1"], traf_title=ts.get("title_exact_all"), traf_pps=tpps)
+    return row
+
+
+_WORD = re.compile(r"\w+")
+
+
+def perturbed(page: Page, rng: random.Random, n: int) -> Page:
+    """A copy of a page with the words of every text shuffled, at a new path."""
+    from lxml import etree
+
+    from stemmer.blocks import parse_html
+
+    root = parse_html(page.html)
+    for el in root.iter():
+        for attr in ("text", "tail"):
+            text = getattr(el, attr)
+            if text and text.strip():
+                words = text.split()
+                rng.shuffle(words)
+                setattr(el, attr, " ".join(words))
+    html = etree.tostring(root, encoding="unicode", method="html")
+    return Page(f"{page.id}#copy{n}", (page.url or page.id) + f"?copy={n}", page.site, html)
+
+
+def scaling(params: AnalyzeParams, sizes=(100, 400, 1600)) -> list[tuple[int, float]]:
+    data = load("jekyll_sites")
+    site = [Page(d["id"], d["url"], d["site"], d["html"]) for d in data.values()
+            if d["site"] == "blog.4dcu.be"]
+    rng = random.Random(0)
+    pool = list(site)
+    while len(pool) < max(sizes):
+        pool.append(perturbed(site[len(pool) % len(site)], rng, len(pool)))
+    rows = []
+    for n in sizes:
+        t0 = time.perf_counter()
+        analyze(pool[:n], params=params)
+        rows.append((n, time.perf_counter() - t0))
+    return rows
+
+
+def fmt(x, spec=".3f"):
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, spec)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--datasets", nargs="*", default=DATASETS)
+    ap.add_argument("--quick", action="store_true", help="skip trafilatura and the scaling table")
+    ap.add_argument("--work", default="/tmp/stemmer-bench")
+    ap.add_argument("--json", help="also write the rows as JSON here")
+    ap.add_argument("--set", nargs="*", default=[], metavar="PARAM=VALUE",
+                    help="override analyze parameters, e.g. cluster_threshold=0.8")
+    args = ap.parse_args()
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    overrides = {k: type(getattr(AnalyzeParams(), k))(v) for k, v in (s.split("=") for s in args.set)}
+    params = AnalyzeParams(**overrides)
+    rows = [run_dataset(d, work, params, not args.quick) for d in args.datasets]
+    cols = [("dataset", "dataset", "s"), ("sites", "sites", "d"), ("train", "train", "d"),
+            ("test", "test", "d"), ("layouts", "layouts", "d"), ("pages/layout", "pages_per_layout", ".1f"),
+            ("train covered", "train_covered", ".3f"), ("matched", "matched", ".3f"),
+            ("sh_f1", "sh_f1", ".3f"), ("sh_f1 matched", "sh_f1_matched", ".3f"),
+            ("title exact", "title_exact_all", ".3f"), ("analyze s", "analyze_s", ".2f"),
+            ("extract p/s", "extract_pps", ".0f")]
+    if not args.quick:
+        cols += [("traf sh_f1", "traf_sh_f1", ".3f"), ("traf title", "traf_title", ".3f"),
+                 ("traf p/s", "traf_pps", ".0f"), ("speed ratio", "ratio", ".1f")]
+        for r in rows:
+            r["ratio"] = r["extract_pps"] / r["traf_pps"]
+    print("| " + " | ".join(c[0] for c in cols) + " |")
+    print("|" + "---|" * len(cols))
+    for r in rows:
+        print("| " + " | ".join(fmt(r.get(k), spec) for _, k, spec in cols) + " |")
+    if not args.quick:
+        sc = scaling(params)
+        print("\n| pages (blog.4dcu.be + perturbed copies) | analyze s | growth exponent |")
+        print("|---|---|---|")
+        for i, (n, s) in enumerate(sc):
+            exp = "-" if i == 0 else f"{math.log(s / sc[i-1][1]) / math.log(n / sc[i-1][0]):.2f}"
+            print(f"| {n} | {s:.2f} | {exp} |")
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()

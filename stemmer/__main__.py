@@ -1,0 +1,4 @@
+from stemmer.cli import main
+import sys
+
+sys.exit(main())

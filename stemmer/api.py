@@ -1,0 +1,109 @@
+"""The verbs of stemmer as Python functions: analyze, extract, html2txt."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from urllib.parse import urldefrag, urljoin
+
+from stemmer.blocks import parse_html, segment
+from stemmer.extract import Extraction, SiteMatcher, apply_layout, unmatched
+from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
+from stemmer.layout.model import PatternSet
+from stemmer.pages import Page
+
+Progress = Callable[[int], None]
+
+
+def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
+            progress: Progress | None = None) -> PatternSet:
+    """Learn the layouts of every site in a crawl.
+
+    Args:
+        pages: the crawl's pages (any sites, any order).
+        params: thresholds; defaults tuned on the dev sites.
+        progress: called with 1 for each page read, for a progress bar.
+
+    Returns:
+        One `SitePatterns` per site; sites with no layout of `min_pages` pages
+        get an empty one.
+    """
+    params = params or AnalyzeParams()
+    by_site: dict[str, list[SitePage]] = {}
+    urls: dict[str, dict[str, SitePage]] = {}
+    outlinks: list[tuple[str, str, list[tuple[str, str]]]] = []
+    for page in pages:
+        blocks = segment(parse_html(page.html), with_links=True)
+        sp = SitePage(page.id, blocks, list(page.anchors))
+        by_site.setdefault(page.site, []).append(sp)
+        if page.url:
+            urls.setdefault(page.site, {})[_normal_url(page.url)] = sp
+            outlinks.append((page.site, page.url, list(blocks.links)))
+        if progress:
+            progress(1)
+    _add_link_texts(urls, outlinks)
+    return PatternSet({site: learn_site(site, sps, params) for site, sps in sorted(by_site.items())})
+
+
+def _normal_url(url: str) -> str:
+    url = urldefrag(url)[0]
+    for index in ("index.html", "index.htm"):
+        if url.endswith("/" + index):
+            url = url[: -len(index)]
+    return url
+
+
+def _add_link_texts(urls: dict[str, dict[str, SitePage]], outlinks) -> None:
+    """Give each page the texts of the crawl's links that point to it (for titles)."""
+    for site, base, links in outlinks:
+        targets = urls.get(site, {})
+        source = _normal_url(base)
+        for href, text in links:
+            if not text or href.startswith(("#", "javascript:", "mailto:")):
+                continue
+            target = _normal_url(urljoin(base, href))
+            if target != source and target in targets:
+                targets[target].anchors.append(text)
+
+
+def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: float | None = None,
+            strict: bool = False) -> Iterator[Extraction]:
+    """Extract title and main text from pages with their sites' layouts.
+
+    Args:
+        pages: pages of any sites, streamed.
+        patterns: learned patterns; a page of a site without patterns is unmatched.
+        threshold: least similarity to a layout; default: the one stored with the patterns.
+        strict: a layout matches only a page that has all its always-present slots.
+
+    Yields:
+        One `Extraction` per page, in input order; `matched` is False (method
+        ``none``) where no layout covers the page.
+    """
+    matchers: dict[str, SiteMatcher | None] = {}
+    for page in pages:
+        if page.site not in matchers:
+            site = patterns.get(page.site) if patterns is not None else None
+            matchers[page.site] = (SiteMatcher(site, threshold=threshold, strict=strict)
+                                   if site and site.layouts else None)
+        matcher = matchers[page.site]
+        if matcher is None:
+            yield unmatched(page.id, page.url, page.site)
+            continue
+        blocks = segment(parse_html(page.html))
+        match = matcher.match(blocks)
+        if match.layout is None:
+            yield unmatched(page.id, page.url, page.site, match.similarity)
+        else:
+            yield apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker)
+
+
+def html2txt(html: str) -> str:
+    """All visible text of a page, one block per line, without any pattern.
+
+    Args:
+        html: the page's HTML.
+
+    Returns:
+        The text; ``""`` for an empty or unparsable page.
+    """
+    return "\n".join(b.text for b in segment(parse_html(html)).blocks
+                     if not b.path or not b.path[-1].startswith("title"))

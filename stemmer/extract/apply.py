@@ -1,0 +1,95 @@
+"""Take the title and the main text of a page from the layout it matched."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from stemmer.blocks import PageBlocks
+from stemmer.cluster import KeyMaker
+from stemmer.extract.match import Match
+
+
+@dataclass(frozen=True, slots=True)
+class ExtractedBlock:
+    """One block of a page's output.
+
+    Attributes:
+        role: title, main or sub.
+        section: the layout slot number (Webstemmer's ``MAIN-n``), -1 if none.
+        text: the block's text.
+        tag: the block's HTML tag (for Markdown).
+        method: how the role was chosen: ``pattern`` (the layout slot) or
+            ``container`` (an unknown block inside the layout's main-text container).
+    """
+
+    role: str
+    section: int
+    text: str
+    tag: str = "p"
+    method: str = "pattern"
+
+
+@dataclass(frozen=True, slots=True)
+class Extraction:
+    """What extract found in one page.
+
+    Attributes:
+        id, url, site: the page.
+        matched: whether a layout matched.
+        pattern: the matched layout's id.
+        similarity: the page's similarity to its best layout.
+        title: the title, or None.
+        blocks: title, main and sub blocks in page order.
+        method: ``pattern`` or ``none`` (no layout matched; a fallback may fill it).
+    """
+
+    id: str
+    url: str | None
+    site: str
+    matched: bool
+    pattern: str | None
+    similarity: float
+    title: str | None
+    blocks: tuple[ExtractedBlock, ...]
+    method: str
+
+    @property
+    def text(self) -> str:
+        """The main text, one block per line."""
+        return "\n".join(b.text for b in self.blocks if b.role == "main")
+
+    @property
+    def sub(self) -> str:
+        """The varying text that is neither title nor main, one block per line."""
+        return "\n".join(b.text for b in self.blocks if b.role == "sub")
+
+
+def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, match: Match,
+                 keymaker: KeyMaker) -> Extraction:
+    """Label the page's blocks with the roles of the matched layout's slots."""
+    layout = match.layout
+    assert layout is not None
+    slot = {s.key: (i, s.role) for i, s in enumerate(layout.sections)}
+    container = layout.container
+    depth = len(container)
+    out: list[ExtractedBlock] = []
+    title = None
+    for key, b in zip(match.keys, page.blocks):
+        found = slot.get(key)
+        if found is not None:
+            n, role = found
+            if role == "static":
+                continue
+            if role == "title":
+                if title is not None:
+                    continue
+                title = b.text
+            out.append(ExtractedBlock(role, n, b.text, b.tag))
+        elif depth and keymaker.full_path(b.path)[:depth] == container:
+            out.append(ExtractedBlock("main", -1, b.text, b.tag, "container"))
+    return Extraction(page_id, url, site, True, layout.id, round(match.similarity, 4), title,
+                      tuple(out), "pattern")
+
+
+def unmatched(page_id: str, url: str | None, site: str, similarity: float = 0.0) -> Extraction:
+    """The record of a page no layout covers."""
+    return Extraction(page_id, url, site, False, None, round(similarity, 4), None, (), "none")

@@ -1,0 +1,64 @@
+"""Find the layout of a site that a new page follows."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from stemmer.blocks import PageBlocks
+from stemmer.cluster import KeyMaker, layout_sequence, similarity
+from stemmer.cluster.similarity import repeats
+from stemmer.layout.model import Layout, SitePatterns
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """The best layout for a page (None when none reaches the threshold) and its similarity."""
+
+    layout: Layout | None
+    similarity: float
+    keys: tuple[str, ...]
+
+
+class SiteMatcher:
+    """Matches pages of one site against the site's layouts.
+
+    Args:
+        patterns: the site's learned patterns.
+        threshold: least similarity of a match; default: the one stored with the patterns.
+        strict: reject a layout when the page lacks a slot that all its pages had.
+    """
+
+    def __init__(self, patterns: SitePatterns, *, threshold: float | None = None,
+                 strict: bool = False) -> None:
+        self.patterns = patterns
+        self.threshold = patterns.params.get("match_threshold", 0.5) if threshold is None else threshold
+        self.strict = strict
+        self.keymaker = KeyMaker(patterns.tokens, int(patterns.params.get("key_depth", 4)),
+                                 webstemmer=bool(patterns.params.get("key_style_webstemmer")))
+        all_keys = sorted({s.key for lay in patterns.layouts for s in lay.sections})
+        self._ids = {k: i for i, k in enumerate(all_keys)}
+        self._layouts = []
+        for lay in patterns.layouts:
+            reps = {s.key: s.repeats for s in lay.sections}
+            seq = layout_sequence((s.key for s in lay.sections), self._ids, reps)
+            required = {s.key for s in lay.sections if s.share >= 1.0}
+            self._layouts.append((lay, reps, seq, required))
+
+    def match(self, page: PageBlocks) -> Match:
+        """The most similar layout of the site, if it reaches the threshold."""
+        keys = tuple(self.keymaker.key(b.path) for b in page.blocks)
+        own: Counter[str] = Counter()
+        for key, b in zip(keys, page.blocks):
+            own[key] += b.weight
+        own_reps = {k: repeats(w) for k, w in own.items()}
+        best, best_sim = None, -1.0
+        for lay, reps, seq, required in self._layouts:
+            if self.strict and not required <= own.keys():
+                continue
+            page_seq = layout_sequence(keys, self._ids, {**own_reps, **reps})
+            sim = similarity(page_seq, seq)
+            if sim > best_sim:
+                best, best_sim = lay, sim
+        if best is None or best_sim < self.threshold:
+            return Match(None, max(best_sim, 0.0), keys)
+        return Match(best, best_sim, keys)

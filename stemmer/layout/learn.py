@@ -1,0 +1,247 @@
+"""Learn a site's layouts: cluster its pages, align each cluster, score and label the slots.
+
+Follows Webstemmer (DIGEST section 002): DiffScore separates static from
+varying slots, MainScore finds the main text, link texts pointing to a page
+(or its `<title>`) find the title slot, and the pattern score ranks layouts.
+"""
+from __future__ import annotations
+
+import difflib
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from rapidfuzz.distance import Indel, LCSseq
+
+from stemmer.blocks import Block, PageBlocks, sig
+from stemmer.cluster import KeyMaker, cluster_pages, layout_sequence, similarity_matrix
+from stemmer.cluster.similarity import repeats
+from stemmer.layout.model import Layout, Section, SitePatterns
+
+
+@dataclass(frozen=True)
+class AnalyzeParams:
+    """The knobs of analyze; the defaults were chosen on the dev sites.
+
+    Attributes:
+        cluster_threshold: pages join a cluster above this similarity (``-t``).
+        title_threshold: least link-text match of a title slot (``-T``).
+        main_threshold: least MainScore of a main-text slot (``-M``).
+        score_threshold: least pattern score of a kept layout (``-S``).
+        diff_threshold: slots below this DiffScore are static.
+        min_pages: least pages of a kept layout.
+        key_depth: trailing path elements in a layout key.
+        match_threshold: least similarity of a page to its layout in extract.
+    """
+
+    cluster_threshold: float = 0.7
+    title_threshold: float = 0.6
+    main_threshold: float = 20.0
+    score_threshold: float = 0.0
+    diff_threshold: float = 0.5
+    min_pages: int = 2
+    key_depth: int = 4
+    match_threshold: float = 0.5
+
+    def as_dict(self) -> dict[str, float]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass(slots=True)
+class SitePage:
+    """A page being analyzed: its blocks and the texts that may name its title."""
+
+    id: str
+    blocks: PageBlocks
+    anchors: list[str] = field(default_factory=list)
+
+
+# A slot is kept in a layout when at least this share of its pages have it.
+MIN_SECTION_SHARE = 0.2
+# DiffScore compares at most this many pages' texts, each cut to this many letters.
+DIFF_SAMPLE_PAGES = 12
+DIFF_MAX_LETTERS = 3000
+# A main-text container is dropped when static or sub text makes up more than
+# this share of the text under it (it would then be a whole-page wrapper).
+CONTAINER_MAX_OTHER = 0.3
+
+
+def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = AnalyzeParams()) -> SitePatterns:
+    """Learn the layouts of one site from its pages.
+
+    Args:
+        site: the site's host.
+        pages: the site's analyzed pages.
+        params: thresholds.
+
+    Returns:
+        The site's patterns; no layouts when no cluster has `min_pages` pages.
+    """
+    keymaker = KeyMaker.learn((p.blocks for p in pages), params.key_depth)
+    page_keys = [[keymaker.key(b.path) for b in p.blocks.blocks] for p in pages]
+    letters: dict[str, list[int]] = defaultdict(list)
+    for p, keys in zip(pages, page_keys):
+        per_key: Counter[str] = Counter()
+        for key, b in zip(keys, p.blocks.blocks):
+            per_key[key] += b.weight
+        for key, w in per_key.items():
+            letters[key].append(w)
+    key_ids = {k: i for i, k in enumerate(sorted(letters))}
+    key_repeats = {k: repeats(sum(v) / len(v)) for k, v in letters.items()}
+    seqs = [layout_sequence(keys, key_ids, key_repeats) for keys in page_keys]
+    sim = similarity_matrix(seqs)
+    layouts = []
+    for members in cluster_pages(sim, params.cluster_threshold):
+        if len(members) < params.min_pages:
+            continue
+        layout = _fixate([pages[i] for i in members], [page_keys[i] for i in members],
+                         keymaker, params)
+        if layout.score >= params.score_threshold:
+            layouts.append(layout)
+    layouts.sort(key=lambda lay: (-lay.score, lay.members))
+    layouts = [Layout(f"L{i}", lay.pages, lay.score, lay.sections, lay.container, lay.members)
+               for i, lay in enumerate(layouts)]
+    return SitePatterns(site, tuple(layouts), keymaker.token_share, params.as_dict())
+
+
+def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMaker,
+            params: AnalyzeParams) -> Layout:
+    """Align one cluster's pages into a layout with scored, labelled sections."""
+    n = len(pages)
+    groups: list[dict[str, list[Block]]] = []
+    position: dict[str, list[float]] = defaultdict(list)
+    for p, keys in zip(pages, page_keys):
+        g: dict[str, list[Block]] = {}
+        for key, b in zip(keys, p.blocks.blocks):
+            g.setdefault(key, []).append(b)
+        for i, key in enumerate(g):
+            position[key].append(i / max(1, len(g)))
+        groups.append(g)
+    floor = max(2, math.ceil(MIN_SECTION_SHARE * n))
+    keys = [k for k, pos in position.items() if len(pos) >= floor]
+    keys.sort(key=lambda k: (sum(position[k]) / len(position[k]), k))
+
+    stats = []
+    for key in keys:
+        texts = [sig("".join(b.text for b in g[key]))[:DIFF_MAX_LETTERS] for g in groups if key in g]
+        diff = _diffscore(texts[:DIFF_SAMPLE_PAGES])
+        own = sum(b.weight - b.anchor_weight for g in groups for b in g.get(key, ()))
+        weights = [sum(b.weight for b in g[key]) for g in groups if key in g]
+        share = len(weights) / n
+        rep = repeats(sum(weights) / len(weights)) if share >= 0.5 else 1
+        stats.append((key, diff, diff * own / n, rep, share))
+
+    varying = [s for s in stats if s[1] >= params.diff_threshold]
+    main_idx = max(range(len(stats)), key=lambda i: (stats[i][2], -i), default=-1)
+    title_key = _title_key(pages, groups, stats[:max(main_idx, 0)], params) if varying else None
+    title_pos = next((i for i, s in enumerate(stats) if s[0] == title_key), -1)
+
+    sections = []
+    for i, (key, diff, main, rep, share) in enumerate(stats):
+        if key == title_key:
+            role = "title"
+        elif diff < params.diff_threshold:
+            role = "static"
+        elif main >= params.main_threshold and i > title_pos:
+            role = "main"
+        else:
+            role = "sub"
+        sample = next((b.text for g in groups for b in g.get(key, ())), "")[:80]
+        sections.append(Section(key, role, round(diff, 4), round(main, 2), rep,
+                                round(share, 3), sample))
+    main_keys = {s.key for s in sections if s.role == "main"}
+    score = math.log(n) * sum(s.main for s in sections if s.role == "main")
+    container = _container(pages, groups, main_keys, {s.key for s in sections if s.role != "main"},
+                           keymaker)
+    members = tuple(sorted(p.id for p in pages)[:5])
+    return Layout("", n, round(score, 2), tuple(sections), container, members)
+
+
+def _diffscore(texts: list[str]) -> float:
+    """DiffScore: the share of letters that differ between pairs of the slot's texts."""
+    num = den = 0
+    for a, b in combinations([t for t in texts if t], 2):
+        num += Indel.distance(a, b)
+        den += len(a) + len(b)
+    return num / den if den else 0.0
+
+
+def _title_key(pages: list[SitePage], groups, candidates, params: AnalyzeParams) -> str | None:
+    """The slot most pages vote for as their title; None when most find none."""
+    votes: Counter[str | None] = Counter()
+    for p, g in zip(pages, groups):
+        best, best_score = None, params.title_threshold
+        links = [sig(a) for a in p.anchors]
+        head = sig(p.blocks.title)
+        for key, diff, *_ in candidates:
+            if key not in g or diff <= 0:
+                continue
+            text = sig(g[key][0].text)
+            if not text:
+                continue
+            match = max((Indel.normalized_similarity(a, text) for a in links if a), default=0.0)
+            if head:
+                match = max(match, LCSseq.similarity(text, head) / max(len(text), len(head) / 2))
+            if match * diff > best_score:
+                best, best_score = key, match * diff
+        if best is None:
+            best = _titlability_vote(g, candidates)
+        votes[best] += 1
+    if not votes:
+        return None
+    key, _ = max(votes.items(), key=lambda kv: (kv[1], kv[0] is not None))
+    return key
+
+
+def _titlability_vote(g, candidates) -> str | None:
+    """Webstemmer's fallback: the slot whose text runs longest inside the main text."""
+    if not candidates:
+        return None
+    main_key = max(candidates, key=lambda s: s[2])[0]
+    body = sig("".join(b.text for b in g.get(main_key, ())))[:DIFF_MAX_LETTERS]
+    best, best_score = None, 1.0
+    for key, diff, *_ in candidates:
+        if key not in g or key == main_key:
+            continue
+        text = sig(g[key][0].text)
+        if not text:
+            continue
+        blocks = difflib.SequenceMatcher(None, text, body, autojunk=False).get_matching_blocks()
+        score = sum(m.size ** 2 for m in blocks) / len(text) * diff
+        if score > best_score:
+            best, best_score = key, score
+    return best
+
+
+def _container(pages, groups, main_keys: set[str], other_keys: set[str],
+               keymaker: KeyMaker) -> tuple[str, ...]:
+    """The deepest tag path holding every main-text block on every page, if it holds little else."""
+    prefix: tuple[str, ...] | None = None
+    for g in groups:
+        for key in main_keys:
+            for b in g.get(key, ()):
+                path = keymaker.full_path(b.path)
+                prefix = path if prefix is None else _common_prefix(prefix, path)
+    if not prefix or len(prefix) < 2:
+        return ()
+    inside = other = 0
+    for g in groups:
+        for key, blocks in g.items():
+            for b in blocks:
+                if keymaker.full_path(b.path)[:len(prefix)] == prefix:
+                    inside += b.weight
+                    if key in other_keys:
+                        other += b.weight
+    if inside and other / inside > CONTAINER_MAX_OTHER:
+        return ()
+    return prefix
+
+
+def _common_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
+    n = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        n += 1
+    return a[:n]

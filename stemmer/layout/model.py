@@ -1,0 +1,84 @@
+"""The learned patterns: records for sections, layouts and a site's pattern set."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+ROLES = ("title", "main", "sub", "static")
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """One aligned block slot of a layout.
+
+    Attributes:
+        key: the layout key of the slot's blocks (see `stemmer.cluster.KeyMaker`).
+        role: title, main, sub or static.
+        diff: DiffScore, 0 (same text on every page) to 1 (nothing in common).
+        main: MainScore, DiffScore times the mean non-link letters per page.
+        repeats: the slot's weight in the layout similarity.
+        share: the share of the layout's pages that have the slot.
+        sample: a short text of the slot, to help a reader of the pattern file.
+        pinned: a user fixed the role by hand; analyze and update keep it.
+    """
+
+    key: str
+    role: str
+    diff: float = 0.0
+    main: float = 0.0
+    repeats: int = 1
+    share: float = 1.0
+    sample: str = ""
+    pinned: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """One layout of a site: its sections in page order and where its main text lives.
+
+    Attributes:
+        id: a stable name within the site (``L0``, ``L1``... by score).
+        pages: how many analyzed pages have this layout.
+        score: the pattern score, log(pages) times the sum of MainScores.
+        sections: the aligned slots in page order.
+        container: normalised tag path under which the main text lies; blocks
+            there whose key the layout does not know are taken as main text.
+        members: a few member page ids, for reports.
+    """
+
+    id: str
+    pages: int
+    score: float
+    sections: tuple[Section, ...]
+    container: tuple[str, ...] = ()
+    members: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class SitePatterns:
+    """Everything learned about one site: how to make keys and its layouts.
+
+    Attributes:
+        site: the host the patterns apply to.
+        layouts: best first.
+        tokens: the attribute tokens kept in keys, with the share of pages having them.
+        params: the analyze parameters, including ``key_depth`` and the
+            ``match_threshold`` that extract uses by default.
+    """
+
+    site: str
+    layouts: tuple[Layout, ...]
+    tokens: dict[str, float] = field(default_factory=dict)
+    params: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class PatternSet:
+    """The patterns of many sites, by site."""
+
+    sites: dict[str, SitePatterns] = field(default_factory=dict)
+
+    def get(self, site: str) -> SitePatterns | None:
+        return self.sites.get(site)
+
+    def __len__(self) -> int:
+        return len(self.sites)

@@ -1,0 +1,218 @@
+"""Pattern files: versioned JSON, one per site, written atomically and checked on load.
+
+Also reads the original Webstemmer's ``.pat`` files (Python-literal tuples).
+"""
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import tempfile
+from pathlib import Path
+
+from stemmer.errors import PatternFileError
+from stemmer.layout.model import ROLES, Layout, PatternSet, Section, SitePatterns
+
+FORMAT = "stemmer-patterns"
+VERSION = 1
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def site_filename(site: str) -> str:
+    """A safe file name for a site's pattern file."""
+    return (_UNSAFE.sub("_", site).strip("._") or "site") + ".json"
+
+
+def to_json(patterns: SitePatterns) -> dict:
+    """The JSON document of one site's patterns (deterministic: sorted keys, fixed order)."""
+    from stemmer import __version__
+
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "stemmer": __version__,
+        "site": patterns.site,
+        "params": dict(sorted(patterns.params.items())),
+        "tokens": dict(sorted(patterns.tokens.items())),
+        "layouts": [
+            {
+                "id": lay.id,
+                "pages": lay.pages,
+                "score": lay.score,
+                "container": "/".join(lay.container),
+                "members": list(lay.members),
+                "blocks": [
+                    {"key": s.key, "role": s.role, "diff": s.diff, "main": s.main,
+                     "repeats": s.repeats, "share": s.share, "sample": s.sample,
+                     **({"pinned": True} if s.pinned else {})}
+                    for s in lay.sections
+                ],
+            }
+            for lay in patterns.layouts
+        ],
+    }
+
+
+def save_patterns(patterns: PatternSet | SitePatterns, directory: str | Path) -> list[Path]:
+    """Write one JSON file per site into `directory`, each atomically.
+
+    Returns:
+        The paths written.
+    """
+    sites = [patterns] if isinstance(patterns, SitePatterns) else list(patterns.sites.values())
+    out = Path(directory)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for site in sites:
+        path = out / site_filename(site.site)
+        write_atomic(path, json.dumps(to_json(site), ensure_ascii=False, indent=1) + "\n")
+        written.append(path)
+    return written
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write `text` to a temporary file beside `path`, then rename it into place."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_patterns(source: str | Path) -> PatternSet:
+    """Read a pattern file, or every ``*.json`` / ``*.pat`` file of a directory.
+
+    Raises:
+        PatternFileError: a file is not valid JSON, has another format or an
+            unsupported version, or lacks a field; the message names file and field.
+    """
+    path = Path(source)
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.suffix in (".json", ".pat"))
+    elif path.exists():
+        files = [path]
+    else:
+        raise PatternFileError(f"{path}: no such file or directory")
+    sites: dict[str, SitePatterns] = {}
+    for f in files:
+        site = load_webstemmer(f) if f.suffix == ".pat" else from_json(_read_json(f), f)
+        sites[site.site] = site
+    return PatternSet(sites)
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PatternFileError(f"{path}: cannot read: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise PatternFileError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    if not isinstance(doc, dict):
+        raise PatternFileError(f"{path}: not a stemmer pattern file (top level is not an object)")
+    return doc
+
+
+def from_json(doc: dict, path: Path | str = "<patterns>") -> SitePatterns:
+    """Check and convert a pattern document; the inverse of `to_json`."""
+    if doc.get("format") != FORMAT:
+        raise PatternFileError(f"{path}: not a stemmer pattern file (format {doc.get('format')!r})")
+    version = doc.get("version")
+    if not isinstance(version, int) or version < 1:
+        raise PatternFileError(f"{path}: field 'version' must be a positive integer")
+    if version > VERSION:
+        raise PatternFileError(
+            f"{path}: pattern file version {version} is newer than supported (1-{VERSION}); upgrade stemmer")
+    try:
+        layouts = tuple(_layout(lay, i) for i, lay in enumerate(_field(doc, "layouts", list)))
+        site = _field(doc, "site", str)
+        tokens = {str(k): float(v) for k, v in _field(doc, "tokens", dict).items()}
+        params = {str(k): float(v) for k, v in _field(doc, "params", dict).items()}
+    except (_Missing, TypeError, ValueError) as exc:
+        raise PatternFileError(f"{path}: {exc}") from None
+    return SitePatterns(site, layouts, tokens, params)
+
+
+class _Missing(ValueError):
+    pass
+
+
+def _field(obj: dict, name: str, kind: type, where: str = ""):
+    if not isinstance(obj, dict) or name not in obj:
+        raise _Missing(f"missing field '{where}{name}'")
+    value = obj[name]
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, kind) or isinstance(value, bool) and kind is not bool:
+        raise _Missing(f"field '{where}{name}' must be {kind.__name__}")
+    return value
+
+
+def _layout(obj: dict, i: int) -> Layout:
+    where = f"layouts[{i}]."
+    sections = []
+    for j, blk in enumerate(_field(obj, "blocks", list, where)):
+        w = f"{where}blocks[{j}]."
+        role = _field(blk, "role", str, w)
+        if role not in ROLES:
+            raise _Missing(f"field '{w}role' is {role!r}; expected one of {', '.join(ROLES)}")
+        sections.append(Section(
+            _field(blk, "key", str, w), role,
+            float(blk.get("diff", 0.0)), float(blk.get("main", 0.0)),
+            int(blk.get("repeats", 1)), float(blk.get("share", 1.0)),
+            str(blk.get("sample", "")), bool(blk.get("pinned", False))))
+    container = str(obj.get("container", ""))
+    return Layout(_field(obj, "id", str, where), int(obj.get("pages", 0)),
+                  float(obj.get("score", 0.0)), tuple(sections),
+                  tuple(container.split("/")) if container else (),
+                  tuple(str(m) for m in obj.get("members", ())))
+
+
+# Webstemmer's extract.py defaults, used to turn its scores into roles.
+_WS_DIFF_THRESHOLD = 0.5
+_WS_MAIN_THRESHOLD = 50.0
+
+
+def load_webstemmer(path: Path) -> SitePatterns:
+    """Read an original Webstemmer pattern file (``analyze.py`` output).
+
+    Its keys are Webstemmer's paths (``tag:class=x``, last three elements);
+    extract matches them with ``key_style = webstemmer``.
+    """
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as exc:
+        raise PatternFileError(f"{path}: cannot read: {exc}") from None
+    layouts = []
+    site = None
+    for lineno, line in enumerate(lines, 1):
+        line = line.strip()
+        if not line or line.startswith("#") or line.startswith("!"):
+            continue
+        try:
+            item = ast.literal_eval(line)
+            score, name, title_no, secs = item[0], item[1], item[2], item[-1]
+            sections = []
+            for n, sec in enumerate(secs):
+                diff, main, key = (sec[0], sec[1], sec[2]) if len(sec) == 3 else (sec[0], 0.0, sec[1])
+                if n == title_no:
+                    role = "title"
+                elif diff < _WS_DIFF_THRESHOLD:
+                    role = "static"
+                elif n > title_no and main >= _WS_MAIN_THRESHOLD:
+                    role = "main"
+                else:
+                    role = "sub"
+                sections.append(Section(str(key), role, float(diff), float(main)))
+        except (ValueError, SyntaxError, TypeError, IndexError, MemoryError, RecursionError):
+            raise PatternFileError(f"{path}: line {lineno}: not a Webstemmer pattern") from None
+        parts = str(name).split("/")
+        site = site or (parts[1] if len(parts) > 1 else parts[0]).removeprefix("www.")
+        layouts.append(Layout(f"L{len(layouts)}", 0, float(score), tuple(sections), (), (str(name),)))
+    if not layouts:
+        raise PatternFileError(f"{path}: no patterns in Webstemmer file")
+    return SitePatterns(site or path.stem, tuple(layouts), {},
+                        {"key_style_webstemmer": 1.0, "key_depth": 3.0, "match_threshold": 0.8})

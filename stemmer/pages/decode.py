@@ -1,0 +1,100 @@
+"""Bytes of a page to text: the charset sniffing of browsers, cut down, and the checks that skip non-pages."""
+from __future__ import annotations
+
+import codecs
+import re
+
+# Pages above this are bombs or mislabelled binaries; Webstemmer itself stopped at 1 MB.
+MAX_PAGE_BYTES = 50 * 2**20
+# Browsers look for <meta charset> in the first 1024 bytes; crawled pages put long comments and
+# scripts first often enough that 4 KB finds more declarations without false ones.
+SNIFF_BYTES = 4096
+
+_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+# WHATWG's labels that Python lacks, and codecs WHATWG replaces by their supersets (Python codec names).
+_LABELS = {"x-sjis": "cp932", "windows-31j": "cp932", "x-gbk": "gb18030", "x-euc-jp": "euc_jp",
+           "x-mac-roman": "mac-roman", "x-user-defined": "cp1252", "unicode-1-1-utf-8": "utf-8"}
+_SUPERSETS = {"iso8859-1": "cp1252", "ascii": "cp1252", "gb2312": "gb18030", "gbk": "gb18030",
+              "shift_jis": "cp932", "euc_kr": "cp949", "big5": "big5hkscs", "iso8859-9": "cp1254",
+              "tis-620": "cp874", "iso8859-11": "cp874"}
+# Python codecs no browser offers; utf-7 is refused by browsers because it smuggles markup.
+_REFUSED = {"utf-7", "idna", "punycode", "unicode-escape", "raw-unicode-escape", "undefined"}
+_META = re.compile(rb"<meta[^>]*?charset\s*=\s*[\"']?\s*([\w.:-]+)", re.I)
+_XML_DECL = re.compile(rb"\s*<\?xml[^>]*?encoding\s*=\s*[\"']([\w.:-]+)", re.I)
+_HTTP_CHARSET = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.I)
+# windows-1252 as WHATWG decodes it: the five bytes cp1252 leaves undefined become C1 controls.
+_CP1252_C1 = {i: bytes([i]).decode("cp1252", "ignore") or chr(i) for i in range(0x80, 0xA0)}
+_MAGIC = ((b"\x89PNG", "PNG image"), (b"GIF8", "GIF image"), (b"\xff\xd8\xff", "JPEG image"),
+          (b"RIFF", "RIFF media"), (b"%PDF", "PDF"), (b"PK\x03\x04", "zip archive"),
+          (b"\x1f\x8b", "gzip data"), (b"\x00\x00\x01\x00", "icon"))
+
+
+def decode_html(data: bytes, *, http_charset: str | None = None, default: str | None = None) -> str:
+    """Decode a page's bytes the way a browser would, never failing.
+
+    Tries, in order: a byte-order mark; ``http_charset``; a ``<meta>`` charset or XML declaration
+    in the first 4 KB; ``default``; strict UTF-8; windows-1252. A label that names no known charset,
+    or a charset the bytes do not decode in, passes on to the next step.
+
+    Args:
+        data: the page as served.
+        http_charset: the ``charset`` of the HTTP Content-Type header, if any.
+        default: the user's charset for pages that declare none.
+
+    Returns:
+        The page as text, without a byte-order mark.
+    """
+    for bom, name in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(name, "replace")
+    head = data[:SNIFF_BYTES]
+    declared = [m.group(1).decode("ascii") for m in (_XML_DECL.match(head), *_META.finditer(head)) if m]
+    # A <meta> read as ASCII cannot be right about UTF-16, so WHATWG reads such pages as UTF-8.
+    declared = ["utf-8" if label.lower().startswith("utf-16") else label for label in declared]
+    for label in (http_charset, *declared, default, "utf-8"):
+        name = _codec(label)
+        if name == "cp1252":
+            break
+        if name:
+            try:
+                return data.decode(name)
+            except (UnicodeDecodeError, LookupError):
+                continue
+    return data.decode("latin-1").translate(_CP1252_C1)
+
+
+def charset_of(content_type: str | None) -> str | None:
+    """The ``charset`` parameter of a Content-Type header value, if any."""
+    m = _HTTP_CHARSET.search(content_type or "")
+    return m.group(1) if m else None
+
+
+def skip_reason(data: bytes | str) -> str | None:
+    """Why ``data`` is not a page to read (empty, too large, binary), or None if it is one."""
+    if not data.strip():
+        return "empty"
+    if len(data) > MAX_PAGE_BYTES:
+        return f"larger than {MAX_PAGE_BYTES >> 20} MiB"
+    head = data[:1024]
+    if isinstance(head, str):
+        return "binary content (NUL characters)" if "\x00" in head else None
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return None
+    for magic, kind in _MAGIC:
+        if head.startswith(magic):
+            return f"binary content ({kind})"
+    return "binary content (NUL bytes)" if b"\x00" in head else None
+
+
+def _codec(label: str | None) -> str | None:
+    """The Python codec for a charset label, mapped as WHATWG maps it; None if unknown or refused."""
+    if not label:
+        return None
+    label = label.strip().lower()
+    try:
+        info = codecs.lookup(_LABELS.get(label, label))
+    except (LookupError, ValueError):
+        return None
+    if not getattr(info, "_is_text_encoding", True) or info.name in _REFUSED:
+        return None
+    return _SUPERSETS.get(info.name, info.name)

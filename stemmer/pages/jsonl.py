@@ -1,0 +1,64 @@
+"""Read JSON Lines of pages, ``{"url": ..., "html": ...}`` per line, optionally gzipped."""
+from __future__ import annotations
+
+import gzip
+import json
+import logging
+import os
+import zlib
+from collections.abc import Iterator
+
+from stemmer.pages import Page, site_of
+from stemmer.pages.decode import skip_reason
+
+log = logging.getLogger("stemmer")
+
+
+def read_jsonl(path: str | os.PathLike) -> Iterator[Page]:
+    """Read pages from JSON Lines, such as the evaluation sets' ``pages.jsonl.gz``.
+
+    Each line is an object with ``html`` (text) and ``url`` (or null), and optionally ``id``
+    (else the URL, else ``file:line``), ``site`` (else the URL's host) and ``anchors``.
+
+    Args:
+        path: the ``.jsonl``/``.ndjson`` file, gzipped or not.
+
+    Yields:
+        One Page per line; a bad line is skipped with a warning naming its number, and a file cut
+        short ends with a warning.
+    """
+    with open(path, "rb") as f:
+        gzipped = f.read(2) == b"\x1f\x8b"
+    name, number = os.path.basename(path), 0
+    with (gzip.open if gzipped else open)(path, "rb") as f:
+        try:
+            for number, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    page = _page(json.loads(line), f"{name}:{number}")
+                except (ValueError, TypeError) as e:  # bad JSON and bad UTF-8 are ValueErrors
+                    log.warning("%s line %d: skipped, %s", path, number, e)
+                    continue
+                if reason := skip_reason(page.html):
+                    log.warning("%s line %d: %s: skipped, %s", path, number, page.id, reason)
+                    continue
+                yield page
+        except (EOFError, OSError, zlib.error) as e:
+            log.warning("%s: truncated or damaged after line %d (%s)", path, number, e)
+
+
+def _page(obj: object, default_id: str) -> Page:
+    """The Page of one parsed line; ValueError says what is wrong with it."""
+    if not isinstance(obj, dict):
+        raise ValueError("not a JSON object")
+    html, url, anchors = obj.get("html"), obj.get("url"), obj.get("anchors") or []
+    if not isinstance(html, str):
+        raise ValueError("no 'html' string")
+    if not (url is None or isinstance(url, str)):
+        raise ValueError("'url' is not a string")
+    if not (isinstance(anchors, list) and all(isinstance(a, str) for a in anchors)):
+        raise ValueError("'anchors' is not a list of strings")
+    site = obj.get("site")
+    return Page(str(obj.get("id") or url or default_id), url,
+                site if isinstance(site, str) and site else site_of(url), html, tuple(anchors))

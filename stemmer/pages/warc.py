@@ -1,0 +1,146 @@
+"""Read WARC (and ARC) files, gzipped or not, with warcio."""
+from __future__ import annotations
+
+import gzip
+import logging
+import os
+from collections.abc import Callable, Iterator
+from typing import BinaryIO
+
+from warcio.archiveiterator import ArchiveIterator
+from warcio.exceptions import ArchiveLoadFailed
+
+from stemmer.errors import InputError
+from stemmer.pages import Page, read_linkinfo, site_of
+from stemmer.pages.decode import MAX_PAGE_BYTES, charset_of, decode_html, skip_reason
+
+log = logging.getLogger("stemmer")
+
+LINKINFO_TYPE = "application/x-stemmer-linkinfo+json"
+HTML_TYPES = ("text/html", "application/xhtml+xml", "text/xhtml")
+
+
+def read_warc(path: str | os.PathLike, *, charset: str | None = None) -> Iterator[Page]:
+    """Read the HTML pages of a WARC file, in record order.
+
+    Pages come from ``response`` records with status 200 and an HTML Content-Type (or none and an
+    HTML-looking body) and from ``text/html`` ``resource`` records; the id is the target URL.
+    Anchor texts come from ``metadata`` records of type ``application/x-stemmer-linkinfo+json``,
+    collected in a first pass, which is skipped when the file cannot seek (a pipe).
+
+    Args:
+        path: the WARC, WARC.gz, ARC or ARC.gz file.
+        charset: the charset of pages that declare none in HTTP or HTML.
+
+    Yields:
+        One Page per HTML record. A file cut short yields the records before the damage, then
+        logs a warning with the offset.
+
+    Raises:
+        InputError: the file is not a WARC (or ARC) file.
+    """
+    with open(path, "rb") as f:
+        links: dict[str, list[str]] = {}
+        if f.seekable():
+            for record, body in _records(f, path, _is_linkinfo, warn=False):
+                text = body.decode("utf-8", "replace").splitlines()
+                links.update(read_linkinfo(text, f"{path}: linkinfo record"))
+            f.seek(0)
+        for record, body in _records(f, path, _is_html):
+            url = record.rec_headers.get_header("WARC-Target-URI")
+            if _content_type(record) is None and not _html_like(body):
+                continue
+            if reason := skip_reason(body):
+                log.warning("%s: %s: skipped, %s", path, url, reason)
+                continue
+            http = charset_of(_content_type(record))
+            html = decode_html(body, http_charset=http, default=charset)
+            yield Page(url, url, site_of(url), html, tuple(links.get(url, ())))
+
+
+def _records(f: BinaryIO, path, wanted: Callable, *, warn: bool = True) -> Iterator[tuple[object, bytes]]:
+    """The wanted records with their payloads, stopping with a warning at a damaged record."""
+    records = ArchiveIterator(f, arc2warc=True)
+    size = os.fstat(f.fileno()).st_size if f.seekable() else None
+    first = True
+    while True:
+        try:
+            record = next(records)
+        except StopIteration:
+            # warcio ends quietly inside a cut-off gzip member; only the offset tells.
+            if size is not None and records.offset < size:
+                _damaged(path, records.offset, warn)
+            return
+        except ArchiveLoadFailed as e:
+            if first:
+                raise InputError(f"{path}: not a WARC file (first line: {_first_line(f, e)!r})") from None
+            if warn:  # e.g. a whole file gzipped as one member; warcio's message names the fix
+                log.warning("%s: stopped at offset %d: %s", path, records.offset, e)
+            return
+        except Exception:  # noqa: BLE001  (warcio raises AttributeError, among others, on a cut-off header)
+            _damaged(path, records.offset, warn)
+            return
+        first = False
+        want = wanted(record)
+        try:
+            body = record.content_stream().read(MAX_PAGE_BYTES + 1) if want else b""
+            while record.raw_stream.read(1 << 20):  # to the record's end, so that a short one shows
+                pass
+        except Exception:  # noqa: BLE001  (zlib, brotli and chunking errors in the payload)
+            _damaged(path, records.offset, warn)
+            return
+        if getattr(record.raw_stream, "limit", 0) > 0:
+            _damaged(path, records.offset, warn)
+            return
+        if want:
+            yield record, body
+
+
+def _damaged(path, offset: int, warn: bool) -> None:
+    """Log that the file is damaged (most often cut short) from the record at ``offset`` on."""
+    if warn:
+        log.warning("%s: truncated or damaged at offset %d; read the records before it", path, offset)
+
+
+def _is_linkinfo(record) -> bool:
+    """Whether a record holds the anchor texts that stemmer's crawler writes."""
+    content_type = record.rec_headers.get_header("Content-Type") or ""
+    return record.rec_type == "metadata" and content_type.startswith(LINKINFO_TYPE)
+
+
+def _is_html(record) -> bool:
+    """Whether a record is an HTML page: a 200 response or a resource with an HTML type."""
+    if record.rec_type == "response":
+        if not record.http_headers or record.http_headers.get_statuscode() != "200":
+            return False
+        content_type = _content_type(record)
+        return content_type is None or content_type.split(";")[0].strip().lower() in HTML_TYPES
+    if record.rec_type == "resource":
+        return (_content_type(record) or "").split(";")[0].strip().lower() in HTML_TYPES
+    return False
+
+
+def _content_type(record) -> str | None:
+    """The page's Content-Type: of the HTTP response, or of the WARC record for a resource."""
+    headers = record.http_headers if record.rec_type == "response" else record.rec_headers
+    return headers.get_header("Content-Type") if headers else None
+
+
+def _html_like(body: bytes) -> bool:
+    """Whether a body without a Content-Type looks like an HTML page."""
+    head = body[:1024].lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    return head.startswith(b"<!doctype html") or b"<html" in head
+
+
+def _first_line(f: BinaryIO, error: Exception) -> str:
+    """The file's first line, ungzipped if need be, for errors; warcio's message for a pipe."""
+    if not f.seekable():
+        return str(error)
+    f.seek(0)
+    magic = f.read(2)
+    f.seek(0)
+    try:
+        line = (gzip.GzipFile(fileobj=f) if magic == b"\x1f\x8b" else f).readline(100)
+    except (OSError, EOFError):
+        line = b""
+    return line.decode("utf-8", "replace").strip()

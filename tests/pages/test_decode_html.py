@@ -1,0 +1,68 @@
+import codecs
+
+from stemmer.pages.decode import decode_html, skip_reason
+
+
+def test_utf8_bom_wins_over_meta():
+    data = codecs.BOM_UTF8 + '<meta charset="shift_jis"><p>é</p>'.encode()
+    assert decode_html(data) == '<meta charset="shift_jis"><p>é</p>'
+
+
+def test_utf16_bom():
+    assert decode_html(codecs.BOM_UTF16_LE + "<p>ü</p>".encode("utf-16-le")) == "<p>ü</p>"
+
+
+def test_http_charset_wins_over_meta():
+    data = '<meta charset="utf-8"><p>Привет</p>'.encode("koi8-r")
+    assert "Привет" in decode_html(data, http_charset="koi8-r")
+
+
+def test_meta_charset_cp1251():
+    data = '<meta charset="windows-1251"><p>Привет</p>'.encode("cp1251")
+    assert "Привет" in decode_html(data)
+
+
+def test_http_equiv_shift_jis():
+    data = '<meta http-equiv="Content-Type" content="text/html; charset=Shift_JIS"><p>日本語</p>'
+    assert "日本語" in decode_html(data.encode("shift_jis"))
+
+
+def test_xml_declaration():
+    data = '<?xml version="1.0" encoding="iso-8859-2"?><p>łódź</p>'.encode("iso-8859-2")
+    assert "łódź" in decode_html(data)
+
+
+def test_wrong_declared_charset_falls_back_to_utf8():
+    data = '<meta charset="shift_jis"><p>Ünïcödé ✓</p>'.encode()
+    assert "Ünïcödé ✓" in decode_html(data)
+
+
+def test_bogus_charset_label_is_ignored():
+    data = '<meta charset="no-such-charset"><p>café</p>'.encode()
+    assert "café" in decode_html(data, http_charset="rot13")
+
+
+def test_default_used_when_nothing_declared():
+    data = "<p>Привет</p>".encode("cp1251")
+    assert decode_html(data, default="cp1251") == "<p>Привет</p>"
+
+
+def test_latin1_label_decodes_as_windows_1252():
+    assert decode_html(b"<p>\x93quoted\x94</p>", http_charset="ISO-8859-1") == "<p>\u201cquoted\u201d</p>"
+
+
+def test_gb2312_label_decodes_as_gb18030():
+    data = '<meta charset="gb2312"><p>𠀀汉字</p>'.encode("gb18030")
+    assert "𠀀汉字" in decode_html(data)
+
+
+def test_garbage_bytes_never_fail():
+    text = decode_html(bytes(range(256)))
+    assert isinstance(text, str) and len(text) == 256
+
+
+def test_skip_reason_png_empty_and_nul():
+    assert "PNG" in skip_reason(b"\x89PNG\r\n\x1a\n" + b"\0" * 20)
+    assert skip_reason(b"  \n") == "empty"
+    assert "NUL" in skip_reason(b"<html>\0\0\0")
+    assert skip_reason(b"<html></html>") is None
