@@ -62,9 +62,14 @@ MIN_SECTION_SHARE = 0.2
 # DiffScore compares at most this many pages' texts, each cut to this many letters.
 DIFF_SAMPLE_PAGES = 12
 DIFF_MAX_LETTERS = 3000
-# A main-text container is dropped when static or sub text makes up more than
-# this share of the text under it (it would then be a whole-page wrapper).
-CONTAINER_MAX_OTHER = 0.3
+# Elements that structure text inside a body (lists, tables, quotes) rather than
+# hold it: a main-text container is never one of them.
+_INNER_TAGS = frozenset("p ul ol dl li dt dd table thead tbody tfoot tr td th blockquote pre "
+                        "figure figcaption details summary caption h1 h2 h3 h4 h5 h6".split())
+# A title slot varies at least this much (dates in titles keep DiffScore low).
+TITLE_MIN_DIFF = 0.2
+# Slots with at least this share of the top MainScore can hold the main text.
+BIG_SHARE = 0.25
 
 
 def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = AnalyzeParams()) -> SitePatterns:
@@ -132,10 +137,17 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
         rep = repeats(sum(weights) / len(weights)) if share >= 0.5 else 1
         stats.append((key, diff, diff * own / n, rep, share))
 
-    varying = [s for s in stats if s[1] >= params.diff_threshold]
-    main_idx = max(range(len(stats)), key=lambda i: (stats[i][2], -i), default=-1)
-    title_key = _title_key(pages, groups, stats[:max(main_idx, 0)], params) if varying else None
-    title_pos = next((i for i, s in enumerate(stats) if s[0] == title_key), -1)
+    # The main text is the container of the first text-heavy slot after the title:
+    # the article body comes before the comments and the "related" lists.
+    top = max((st[2] for st in stats), default=0.0)
+    big = [i for i, st in enumerate(stats)
+           if st[1] >= params.diff_threshold and st[2] >= max(params.main_threshold, BIG_SHARE * top)]
+    title_key = None
+    if big:
+        title_key = _title_key(pages, groups, stats[:big[0]], params)
+    title_pos = next((i for i, st in enumerate(stats) if st[0] == title_key), -1)
+    anchor = next((i for i in big if i > title_pos), None)
+    container = _container(groups, stats[anchor][0], keymaker) if anchor is not None else ()
 
     sections = []
     for i, (key, diff, main, rep, share) in enumerate(stats):
@@ -143,17 +155,14 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
             role = "title"
         elif diff < params.diff_threshold:
             role = "static"
-        elif main >= params.main_threshold and i > title_pos:
+        elif container and i > title_pos and _inside(groups, key, container, keymaker):
             role = "main"
         else:
             role = "sub"
         sample = next((b.text for g in groups for b in g.get(key, ())), "")[:80]
         sections.append(Section(key, role, round(diff, 4), round(main, 2), rep,
                                 round(share, 3), sample))
-    main_keys = {s.key for s in sections if s.role == "main"}
     score = math.log(n) * sum(s.main for s in sections if s.role == "main")
-    container = _container(pages, groups, main_keys, {s.key for s in sections if s.role != "main"},
-                           keymaker)
     members = tuple(sorted(p.id for p in pages)[:5])
     return Layout("", n, round(score, 2), tuple(sections), container, members)
 
@@ -175,7 +184,7 @@ def _title_key(pages: list[SitePage], groups, candidates, params: AnalyzeParams)
         links = [sig(a) for a in p.anchors]
         head = sig(p.blocks.title)
         for key, diff, *_ in candidates:
-            if key not in g or diff <= 0:
+            if key not in g or diff < TITLE_MIN_DIFF:
                 continue
             text = sig(g[key][0].text)
             if not text:
@@ -183,8 +192,11 @@ def _title_key(pages: list[SitePage], groups, candidates, params: AnalyzeParams)
             match = max((Indel.normalized_similarity(a, text) for a in links if a), default=0.0)
             if head:
                 match = max(match, LCSseq.similarity(text, head) / max(len(text), len(head) / 2))
-            if match * diff > best_score:
-                best, best_score = key, match * diff
+            # Varying slots are likelier titles; dates in titles keep DiffScore
+            # low, so it only halves the score at worst.
+            match *= 0.5 + 0.5 * diff
+            if match > best_score:
+                best, best_score = key, match
         if best is None:
             best = _titlability_vote(g, candidates)
         votes[best] += 1
@@ -214,28 +226,32 @@ def _titlability_vote(g, candidates) -> str | None:
     return best
 
 
-def _container(pages, groups, main_keys: set[str], other_keys: set[str],
-               keymaker: KeyMaker) -> tuple[str, ...]:
-    """The deepest tag path holding every main-text block on every page, if it holds little else."""
+def _container(groups, key: str, keymaker: KeyMaker) -> tuple[str, ...]:
+    """The deepest tag path holding every block of slot `key` on every page."""
     prefix: tuple[str, ...] | None = None
     for g in groups:
-        for key in main_keys:
-            for b in g.get(key, ()):
-                path = keymaker.full_path(b.path)
-                prefix = path if prefix is None else _common_prefix(prefix, path)
-    if not prefix or len(prefix) < 2:
-        return ()
-    inside = other = 0
-    for g in groups:
-        for key, blocks in g.items():
-            for b in blocks:
-                if keymaker.full_path(b.path)[:len(prefix)] == prefix:
-                    inside += b.weight
-                    if key in other_keys:
-                        other += b.weight
-    if inside and other / inside > CONTAINER_MAX_OTHER:
-        return ()
+        for b in g.get(key, ()):
+            path = keymaker.full_path(b.path)[:-1]
+            prefix = path if prefix is None else _common_prefix(prefix, path)
+    prefix = prefix or ()
+    while prefix and _tag(prefix[-1]) in _INNER_TAGS:
+        prefix = prefix[:-1]
     return prefix
+
+
+def _tag(encoding: str) -> str:
+    return encoding.split(".", 1)[0].split("#", 1)[0]
+
+
+def _inside(groups, key: str, container: tuple[str, ...], keymaker: KeyMaker) -> bool:
+    """Whether most blocks of slot `key` lie inside `container`."""
+    n = len(container)
+    inside = total = 0
+    for g in groups:
+        for b in g.get(key, ()):
+            total += 1
+            inside += keymaker.full_path(b.path)[:n] == container
+    return inside * 2 > total
 
 
 def _common_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:

@@ -62,36 +62,35 @@ def _records(f: BinaryIO, path, wanted: Callable, *, warn: bool = True) -> Itera
     """The wanted records with their payloads, stopping with a warning at a damaged record."""
     records = ArchiveIterator(f, arc2warc=True)
     size = os.fstat(f.fileno()).st_size if f.seekable() else None
-    first = True
+    record = None
     while True:
+        start = records.offset
         try:
             record = next(records)
         except StopIteration:
-            # warcio ends quietly inside a cut-off gzip member; only the offset tells.
-            if size is not None and records.offset < size:
-                _damaged(path, records.offset, warn)
+            # warcio ends quietly inside a cut-off gzip member or header; only the file's end tells.
+            if size is not None and record is not None and start < size:
+                _damaged(path, start, warn)
             return
         except ArchiveLoadFailed as e:
-            if first:
-                raise InputError(f"{path}: not a WARC file (first line: {_first_line(f, e)!r})") from None
+            head = _head(f)
+            if record is None and not head.startswith((b"WARC/", b"filedesc://")):
+                first_line = head.split(b"\n", 1)[0][:100].decode("utf-8", "replace").strip()
+                raise InputError(f"{path}: not a WARC file (first line: {first_line!r})") from None
             if warn:  # e.g. a whole file gzipped as one member; warcio's message names the fix
-                log.warning("%s: stopped at offset %d: %s", path, records.offset, e)
+                log.warning("%s: stopped at offset %d: %s", path, start, e)
             return
         except Exception:  # noqa: BLE001  (warcio raises AttributeError, among others, on a cut-off header)
-            _damaged(path, records.offset, warn)
-            return
-        first = False
+            return _damaged(path, start, warn)
         want = wanted(record)
         try:
             body = record.content_stream().read(MAX_PAGE_BYTES + 1) if want else b""
             while record.raw_stream.read(1 << 20):  # to the record's end, so that a short one shows
                 pass
         except Exception:  # noqa: BLE001  (zlib, brotli and chunking errors in the payload)
-            _damaged(path, records.offset, warn)
-            return
-        if getattr(record.raw_stream, "limit", 0) > 0:
-            _damaged(path, records.offset, warn)
-            return
+            return _damaged(path, start, warn)
+        if record.length is None or getattr(record.raw_stream, "limit", 0) > 0:
+            return _damaged(path, start, warn)
         if want:
             yield record, body
 
@@ -132,15 +131,14 @@ def _html_like(body: bytes) -> bool:
     return head.startswith(b"<!doctype html") or b"<html" in head
 
 
-def _first_line(f: BinaryIO, error: Exception) -> str:
-    """The file's first line, ungzipped if need be, for errors; warcio's message for a pipe."""
+def _head(f: BinaryIO) -> bytes:
+    """The file's first bytes, ungzipped if need be, to tell a WARC from another file."""
     if not f.seekable():
-        return str(error)
+        return b"WARC/"  # a pipe cannot be re-read; report warcio's own error instead
     f.seek(0)
     magic = f.read(2)
     f.seek(0)
     try:
-        line = (gzip.GzipFile(fileobj=f) if magic == b"\x1f\x8b" else f).readline(100)
+        return (gzip.GzipFile(fileobj=f) if magic == b"\x1f\x8b" else f).read(200)
     except (OSError, EOFError):
-        line = b""
-    return line.decode("utf-8", "replace").strip()
+        return b""
