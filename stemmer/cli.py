@@ -2,10 +2,19 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
+import os
 import sys
+import tempfile
+import time
 
-from stemmer.errors import StemmerError
+from stemmer import __version__, api
+from stemmer.errors import InputError, StemmerError
+from stemmer.layout.learn import AnalyzeParams
+from stemmer.layout.store import load_patterns, save_patterns
+from stemmer.output import FORMATS, Writer
+from stemmer.pages import read_pages
 
 log = logging.getLogger("stemmer")
 
@@ -83,6 +92,155 @@ def _run_crawl(args) -> int:
     return 0
 
 
+# --- progress ------------------------------------------------------------
+
+class _Progress:
+    """A one-line counter on stderr, redrawn at most 5 times a second, only on a terminal."""
+
+    def __init__(self, label: str, quiet: bool) -> None:
+        self.label, self.n, self.shown = label, 0, 0.0
+        self.live = not quiet and sys.stderr.isatty()
+        self.start = time.perf_counter()
+
+    def __call__(self, n: int = 1) -> None:
+        self.n += n
+        now = time.perf_counter()
+        if self.live and now - self.shown > 0.2:
+            self.shown = now
+            rate = self.n / max(now - self.start, 1e-9)
+            print(f"\rstemmer: {self.label}: {self.n} pages ({rate:.0f}/s)", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> float:
+        """End the line; the seconds since the start."""
+        if self.live and self.shown:
+            print(file=sys.stderr)
+        return time.perf_counter() - self.start
+
+
+def _add_input_options(p) -> None:
+    p.add_argument("inputs", nargs="+", metavar="INPUT",
+                   help="a wget mirror directory, Webstemmer .zip, .warc[.gz], .jsonl[.gz], an HTML file, "
+                   "or - to read file names from stdin")
+    p.add_argument("-c", "--charset", metavar="NAME", help="charset of pages that declare none (default: utf-8, "
+                   "with a windows-1252 fallback for bytes that are not)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress, summary or warnings")
+
+
+# --- analyze -------------------------------------------------------------
+
+def _add_analyze(sub) -> None:
+    d = AnalyzeParams()
+    p = sub.add_parser(
+        "analyze", help="learn the layouts of each site in a crawl into pattern files",
+        description="Group the crawl's pages by site, cluster each site's pages by layout and write one "
+        "JSON pattern file per site (patterns/<site>.json) for `stemmer extract`.")
+    _add_input_options(p)
+    p.add_argument("-o", "--output", default="patterns", metavar="DIR",
+                   help="directory for the pattern files (default: patterns)")
+    p.add_argument("-t", "--cluster-threshold", type=float, default=d.cluster_threshold, metavar="SIM",
+                   help=f"least layout similarity of pages in one cluster (default {d.cluster_threshold})")
+    p.add_argument("-T", "--title-threshold", type=float, default=d.title_threshold, metavar="SIM",
+                   help=f"least similarity of a title block to the link texts (default {d.title_threshold})")
+    p.add_argument("-M", "--main-threshold", type=float, default=d.main_threshold, metavar="SCORE",
+                   help=f"least MainScore of a main-text block (default {d.main_threshold:g})")
+    p.add_argument("-S", "--score-threshold", type=float, default=d.score_threshold, metavar="SCORE",
+                   help=f"least score of a layout to keep (default {d.score_threshold:g})")
+    p.add_argument("--min-pages", type=int, default=d.min_pages, metavar="N",
+                   help=f"least pages of a layout to keep (default {d.min_pages})")
+    p.set_defaults(run=_run_analyze)
+
+
+def _run_analyze(args) -> int:
+    params = AnalyzeParams(cluster_threshold=args.cluster_threshold, title_threshold=args.title_threshold,
+                           main_threshold=args.main_threshold, score_threshold=args.score_threshold,
+                           min_pages=args.min_pages)
+    progress = _Progress("analyze", args.quiet)
+    patterns = api.analyze(read_pages(args.inputs, charset=args.charset), params=params, progress=progress)
+    seconds = progress.close()
+    if not patterns.sites:
+        raise InputError("no readable HTML pages in the input")
+    paths = save_patterns(patterns, args.output)
+    if not args.quiet:
+        for site in patterns.sites.values():
+            covered = sum(lay.pages for lay in site.layouts)
+            print(f"stemmer: analyze: {site.site}: {len(site.layouts)} layouts covering {covered} pages",
+                  file=sys.stderr)
+        print(f"stemmer: analyze: {progress.n} pages, {len(paths)} pattern files in {args.output} "
+              f"({seconds:.1f} s)", file=sys.stderr)
+    return 0
+
+
+# --- extract -------------------------------------------------------------
+
+def _add_extract(sub) -> None:
+    p = sub.add_parser(
+        "extract", help="take the title and main text of pages with their sites' patterns",
+        description="Match each page to the best layout of its site and print its title and main text. "
+        "Pages of unknown sites or layouts are reported as unmatched.")
+    _add_input_options(p)
+    p.add_argument("-p", "--patterns", default="patterns", metavar="DIR|FILE",
+                   help="pattern directory, a site's .json file, or a Webstemmer .pat file (default: patterns)")
+    p.add_argument("-f", "--format", choices=FORMATS, default="jsonl",
+                   help="jsonl (default), webstemmer (!MATCHED/TITLE:/MAIN-n:), text or markdown")
+    p.add_argument("-o", "--output", metavar="FILE", help="write here (atomically) instead of stdout")
+    p.add_argument("--threshold", type=float, metavar="SIM",
+                   help="least similarity to a layout (default: the one stored in the patterns)")
+    p.add_argument("--strict", action="store_true", help="reject a layout when the page lacks one of its fixed blocks")
+    p.set_defaults(run=_run_extract)
+
+
+def _run_extract(args) -> int:
+    patterns = load_patterns(args.patterns)
+    progress = _Progress("extract", args.quiet)
+    matched = 0
+    with _output(args.output) as out:
+        writer = Writer(out, args.format)
+        for ex in api.extract(read_pages(args.inputs, charset=args.charset), patterns,
+                              threshold=args.threshold, strict=args.strict):
+            writer.write(ex)
+            matched += ex.matched
+            progress()
+    seconds = progress.close()
+    if not args.quiet:
+        share = f" ({matched / progress.n:.0%})" if progress.n else ""
+        print(f"stemmer: extract: {progress.n} pages, {matched} matched{share} in {seconds:.1f} s",
+              file=sys.stderr)
+    return 0
+
+
+@contextlib.contextmanager
+def _output(path: str | None):
+    """stdout, or a file that appears only whole: written beside, renamed at the end."""
+    if path is None or path == "-":
+        yield sys.stdout
+        return
+    target = os.path.abspath(path)
+    fd, tmp = tempfile.mkstemp(prefix=".stemmer-", dir=os.path.dirname(target))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+            yield f
+        os.replace(tmp, target)
+    except BaseException:
+        os.unlink(tmp)
+        raise
+
+
+# --- html2txt ------------------------------------------------------------
+
+def _add_html2txt(sub) -> None:
+    p = sub.add_parser("html2txt", help="print all visible text of pages, one block a line",
+                       description="Print the text of each page's blocks, one a line, with no pattern: "
+                       "a quick look at what analyze sees.")
+    _add_input_options(p)
+    p.set_defaults(run=_run_html2txt)
+
+
+def _run_html2txt(args) -> int:
+    for page in read_pages(args.inputs, charset=args.charset):
+        print(f"==> {page.url or page.id} <==\n{api.html2txt(page.html)}\n")
+    return 0
+
+
 # --- main ----------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -91,9 +249,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Learn a website's page layouts from a crawl, then extract the title "
         "and main text of its new pages.",
     )
+    parser.add_argument("-V", "--version", action="version", version=f"stemmer {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
+    _add_analyze(sub)
+    _add_extract(sub)
+    _add_html2txt(sub)
     _add_crawl(sub)
     return parser
 
@@ -116,6 +278,15 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("stemmer: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # e.g. `stemmer extract ... | head`
+        sys.stderr.close()
+        return 0
+    except OSError as exc:
+        if args.debug:
+            raise
+        print(f"stemmer: error: {exc.filename or ''}{': ' if exc.filename else ''}{exc.strerror or exc}",
+              file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -93,6 +93,8 @@ def load_patterns(source: str | Path) -> PatternSet:
     path = Path(source)
     if path.is_dir():
         files = sorted(p for p in path.iterdir() if p.suffix in (".json", ".pat"))
+        if not files:
+            raise PatternFileError(f"{path}: no pattern files (*.json, *.pat); run `stemmer analyze` first")
     elif path.exists():
         files = [path]
     else:

@@ -1,0 +1,74 @@
+"""Write extractions as JSON Lines, Webstemmer's text format, plain text or Markdown."""
+from __future__ import annotations
+
+import json
+from typing import TextIO
+
+from stemmer.extract import Extraction
+
+FORMATS = ("jsonl", "webstemmer", "text", "markdown")
+
+
+def to_record(ex: Extraction) -> dict:
+    """The JSON Lines record of one page."""
+    return {"id": ex.id, "url": ex.url, "site": ex.site, "matched": ex.matched, "pattern": ex.pattern,
+            "similarity": ex.similarity, "method": ex.method, "title": ex.title, "text": ex.text,
+            "sub": ex.sub}
+
+
+def to_webstemmer(ex: Extraction) -> str:
+    """Webstemmer's extract format: ``!MATCHED``/``!UNMATCHED``, ``PATTERN:``, ``TITLE:``, ``MAIN-n:``, ``SUB-n:``."""
+    if not ex.matched:
+        return f"!UNMATCHED: {ex.id}\n\n"
+    lines = [f"!MATCHED: {ex.id}", f"PATTERN: {ex.pattern}"]
+    for b in ex.blocks:
+        label = "TITLE" if b.role == "title" else f"{b.role.upper()}-{b.section}"
+        lines.append(f"{label}: {_one_line(b.text)}")
+    return "\n".join(lines) + "\n\n"
+
+
+def to_text(ex: Extraction) -> str:
+    """Title, then the main text's blocks as paragraphs."""
+    parts = ([ex.title] if ex.title else []) + [b.text for b in ex.blocks if b.role == "main"]
+    return "\n\n".join(parts)
+
+
+_PREFIX = {"h1": "## ", "h2": "## ", "h3": "### ", "h4": "#### ", "h5": "##### ", "h6": "###### ",
+           "li": "- ", "dt": "- ", "blockquote": "> "}
+
+
+def to_markdown(ex: Extraction) -> str:
+    """Title as a heading, then the main text's blocks, keeping headings, lists, quotes and code."""
+    parts = [f"# {_one_line(ex.title)}"] if ex.title else []
+    for b in ex.blocks:
+        if b.role != "main":
+            continue
+        if b.tag == "pre":
+            parts.append(f"```\n{b.text}\n```")
+        else:
+            parts.append(_PREFIX.get(b.tag, "") + _one_line(b.text))
+    return "\n\n".join(parts)
+
+
+class Writer:
+    """Writes a stream of extractions in one format; text and Markdown skip unmatched pages."""
+
+    def __init__(self, out: TextIO, fmt: str = "jsonl") -> None:
+        if fmt not in FORMATS:
+            raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+        self.out, self.fmt, self.count = out, fmt, 0
+
+    def write(self, ex: Extraction) -> None:
+        if self.fmt == "jsonl":
+            self.out.write(json.dumps(to_record(ex), ensure_ascii=False) + "\n")
+        elif self.fmt == "webstemmer":
+            self.out.write(to_webstemmer(ex))
+        elif ex.matched:
+            body = to_text(ex) if self.fmt == "text" else to_markdown(ex)
+            header = f"==> {ex.url or ex.id} <==" if self.fmt == "text" else f"<!-- {ex.url or ex.id} -->"
+            self.out.write(("\n" if self.count else "") + f"{header}\n\n{body}\n")
+            self.count += 1
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
