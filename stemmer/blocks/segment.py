@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from lxml import etree
+
 BLOCK_TAGS = frozenset(
     "title body p h1 h2 h3 h4 h5 h6 tr td th dt dd li ul ol dl dir menu pre div center "
     "blockquote table thead tbody tfoot caption address article section main header "
@@ -21,6 +23,7 @@ SKIP_TAGS = frozenset(
 )
 _SPACES = re.compile(r"\s+")
 _NOT_LETTER = re.compile(r"[\W_]+")
+_ASCII_NOT_LETTERS = bytes(c for c in range(128) if not chr(c).isalnum())
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 # A CJK character carries about as much text as a short Latin word, so it
 # weighs as much as three Latin letters (keeps thresholds fair across scripts).
@@ -34,8 +37,10 @@ def sig(text: str) -> str:
 
 def letters(text: str) -> int:
     """The weight of `text`: its letters, a CJK character counting `CJK_WEIGHT`."""
+    if text.isascii():
+        return len(text.encode().translate(None, _ASCII_NOT_LETTERS))
     n = len(_NOT_LETTER.sub("", text))
-    if n and not text.isascii():
+    if n:
         n += (CJK_WEIGHT - 1) * len(_CJK.findall(text))
     return n
 
@@ -98,59 +103,56 @@ def segment(root, *, with_links: bool = False) -> PageBlocks:
     links: list[tuple[str, str]] = []
     buf: list[str] = []
     anchor_buf: list[str] = []
+    paths: list[tuple[str, ...]] = [()]  # the path of each open block element
+    in_anchor = 0
 
     def flush(path: tuple[str, ...]) -> None:
-        if not buf:
-            return
-        text = _SPACES.sub(" ", "".join(buf)).strip()
-        anchor = "".join(anchor_buf)
+        """Close the block being read: its text runs since the last block boundary."""
+        text = " ".join("".join(buf).split()) if len(buf) > 1 or not buf[0].isspace() else ""
+        anchor = "".join(anchor_buf) if anchor_buf else ""
         buf.clear()
         anchor_buf.clear()
-        if not text:
-            return
-        weight = letters(text)
-        if weight:
+        if text and (weight := letters(text)):
             blocks.append(Block(path, text, weight, letters(anchor) if anchor else 0))
 
-    # An explicit stack instead of recursion: pathological pages nest thousands deep.
-    # Entries are (element, path, in_anchor); a str entry is a text tail, a
-    # _CLOSE entry ends the block whose path it carries.
-    stack: list = [(root, (), False)]
-    while stack:
-        el, path, in_anchor = stack.pop()
-        if el.__class__ is str:
-            buf.append(el)
-            if in_anchor:
-                anchor_buf.append(el)
-            continue
-        if el is _CLOSE:
-            flush(path)
-            continue
+    # lxml's walker runs in C and needs no recursion: pathological pages nest thousands deep.
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, el in walker:
         tag = el.tag
-        if not isinstance(tag, str) or tag in SKIP_TAGS:
+        skipped = tag.__class__ is not str or tag in SKIP_TAGS  # comments, scripts, ...
+        if event == "start":
+            if skipped:
+                walker.skip_subtree()
+                continue
+            if tag in BLOCK_TAGS:
+                if buf:
+                    flush(paths[-1])
+                paths.append(paths[-1] + (encode(el),))
+            elif tag in CHOP_TAGS:
+                if buf:
+                    flush(paths[-1])
+            elif tag == "a":
+                in_anchor += 1
+                if with_links and (href := el.get("href")):
+                    links.append((href, " ".join("".join(el.itertext()).split())))
+            if text := el.text:
+                buf.append(text)
+                if in_anchor:
+                    anchor_buf.append(text)
             continue
-        if tag == "a":
-            in_anchor = True
-            if with_links and el.get("href"):
-                links.append((el.get("href"), _SPACES.sub(" ", "".join(el.itertext())).strip()))
-        if tag in BLOCK_TAGS:
-            flush(path)
-            path = path + (encode(el),)
-            stack.append((_CLOSE, path, False))
-        elif tag in CHOP_TAGS:
-            flush(path)
-        if el.text:
-            buf.append(el.text)
+        if not skipped:
+            if tag in BLOCK_TAGS:
+                if buf:
+                    flush(paths[-1])
+                paths.pop()
+            elif tag == "a":
+                in_anchor -= 1
+        if tail := el.tail:
+            buf.append(tail)
             if in_anchor:
-                anchor_buf.append(el.text)
-        for child in reversed(el):
-            if child.tail:
-                stack.append((child.tail, path, in_anchor))
-            stack.append((child, path, in_anchor))
-    flush(())
+                anchor_buf.append(tail)
+    if buf:
+        flush(())
     head_title = root.find("head/title")
-    title = _SPACES.sub(" ", head_title.text or "").strip() if head_title is not None else ""
+    title = " ".join((head_title.text or "").split()) if head_title is not None else ""
     return PageBlocks(tuple(blocks), title, tuple(links))
-
-
-_CLOSE = object()

@@ -21,6 +21,9 @@ MIN_TOKEN_SHARE = 0.05
 # At most this many class tokens per element (the most common ones on the site):
 # WordPress-style class lists carry per-post category and tag classes.
 MAX_CLASSES = 2
+# Members of a token family whose page counts sum to at most this times the
+# family's own page count replace each other (see `_variable_families`).
+EXCLUSIVE_FAMILY_RATIO = 1.3
 _HAS_DIGIT = re.compile(r"\d")
 
 
@@ -54,6 +57,7 @@ class KeyMaker:
     def learn(cls, pages: Iterable[PageBlocks], depth: int = 4) -> "KeyMaker":
         """Count on how many of `pages` each usable token occurs."""
         df: Counter[str] = Counter()
+        family_df: Counter[str] = Counter()
         n = 0
         for page in pages:
             n += 1
@@ -61,8 +65,11 @@ class KeyMaker:
             for enc in {e for b in page.blocks for e in b.path}:
                 seen.update(t for t in _tokens(enc)[1] if not _HAS_DIGIT.search(t))
             df.update(seen)
+            family_df.update({f for t in seen if (f := _family(t))})
+        variable = _variable_families(df, family_df)
         floor = max(MIN_TOKEN_PAGES, MIN_TOKEN_SHARE * n)
-        share = {t: round(c / n, 4) for t, c in sorted(df.items()) if c >= floor}
+        share = {t: round(c / n, 4) for t, c in sorted(df.items())
+                 if c >= floor and _family(t) not in variable}
         return cls(share, depth)
 
     def encoding(self, raw: str) -> str:
@@ -91,6 +98,63 @@ class KeyMaker:
     def full_path(self, path: tuple[str, ...]) -> tuple[str, ...]:
         """The whole path, normalised (used for main-text containers)."""
         return tuple(self.encoding(e) for e in path)
+
+    def within(self, path: tuple[str, ...], container: tuple[str, ...]) -> bool:
+        """Whether a block path lies inside `container` (see `common_container`)."""
+        if len(path) <= len(container):
+            return False
+        return all(_covers(self.encoding(raw), want) for raw, want in zip(path, container))
+
+
+def common_container(paths: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
+    """The longest chain of elements that all `paths` start with, tag by tag.
+
+    Each element keeps only the tokens every path has there: a ``<body>`` or
+    ``<article>`` whose classes name the post's category must not cut the chain.
+    """
+    chain: list[str] = []
+    for elements in zip(*paths):
+        parsed = [_tokens(e) for e in elements]
+        tag = parsed[0][0]
+        if any(t != tag for t, _ in parsed):
+            break
+        shared = set(parsed[0][1]).intersection(*(toks for _, toks in parsed[1:]))
+        ids = sorted(t for t in shared if t[0] == "#")
+        chain.append(".".join([tag, *sorted(t for t in shared if t[0] != "#")]) + (ids[0] if ids else ""))
+    return tuple(chain)
+
+
+def _covers(encoding: str, want: str) -> bool:
+    """Whether an element matches a container element: same tag, and all its tokens."""
+    if encoding == want:
+        return True
+    tag, tokens = _tokens(encoding)
+    want_tag, want_tokens = _tokens(want)
+    return tag == want_tag and set(want_tokens) <= set(tokens)
+
+
+def _family(token: str) -> str | None:
+    """``category`` for ``category-news``: the prefix of a token that names a value."""
+    for i, ch in enumerate(token):
+        if ch in "-_" and i:
+            return token[:i]
+    return None
+
+
+def _variable_families(df: Counter[str], family_df: Counter[str]) -> set[str]:
+    """Token families whose members replace each other from page to page.
+
+    ``category-news`` / ``category-sports`` or ``format-standard`` / ``format-video``
+    name a post's category or format: at most one per page, so their page
+    counts add up to about the pages the family occurs on.  Families whose
+    members occur together (``entry-title``, ``entry-content``) name slots.
+    """
+    members: dict[str, list[int]] = {}
+    for token, count in df.items():
+        if (family := _family(token)) is not None:
+            members.setdefault(family, []).append(count)
+    return {f for f, counts in members.items()
+            if len(counts) >= 2 and sum(counts) <= EXCLUSIVE_FAMILY_RATIO * family_df[f]}
 
 
 def _webstemmer_encoding(raw: str) -> str:

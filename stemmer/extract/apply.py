@@ -70,7 +70,6 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
     assert layout is not None
     slot = {s.key: (i, s.role) for i, s in enumerate(layout.sections)}
     container = layout.container
-    depth = len(container)
     out: list[ExtractedBlock] = []
     title = None
     for key, b in zip(match.keys, page.blocks):
@@ -84,7 +83,7 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
                     continue
                 title = b.text
             out.append(ExtractedBlock(role, n, b.text, b.tag))
-        elif depth and keymaker.full_path(b.path)[:depth] == container:
+        elif container and keymaker.within(b.path, container):
             out.append(ExtractedBlock("main", -1, b.text, b.tag, "container"))
     return Extraction(page_id, url, site, True, layout.id, round(match.similarity, 4), title,
                       tuple(out), "pattern")

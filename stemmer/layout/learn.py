@@ -16,6 +16,7 @@ from rapidfuzz.distance import Indel, LCSseq
 
 from stemmer.blocks import Block, PageBlocks, sig
 from stemmer.cluster import KeyMaker, cluster_pages, layout_sequence, similarity_matrix
+from stemmer.cluster.keys import common_container
 from stemmer.cluster.similarity import repeats
 from stemmer.layout.model import Layout, Section, SitePatterns
 
@@ -227,16 +228,11 @@ def _titlability_vote(g, candidates) -> str | None:
 
 
 def _container(groups, key: str, keymaker: KeyMaker) -> tuple[str, ...]:
-    """The deepest tag path holding every block of slot `key` on every page."""
-    prefix: tuple[str, ...] | None = None
-    for g in groups:
-        for b in g.get(key, ()):
-            path = keymaker.full_path(b.path)[:-1]
-            prefix = path if prefix is None else _common_prefix(prefix, path)
-    prefix = prefix or ()
-    while prefix and _tag(prefix[-1]) in _INNER_TAGS:
-        prefix = prefix[:-1]
-    return prefix
+    """The deepest element holding every block of slot `key` on every page, above paragraph level."""
+    chain = common_container(keymaker.full_path(b.path)[:-1] for g in groups for b in g.get(key, ()))
+    while chain and _tag(chain[-1]) in _INNER_TAGS:
+        chain = chain[:-1]
+    return chain
 
 
 def _tag(encoding: str) -> str:
@@ -245,19 +241,9 @@ def _tag(encoding: str) -> str:
 
 def _inside(groups, key: str, container: tuple[str, ...], keymaker: KeyMaker) -> bool:
     """Whether most blocks of slot `key` lie inside `container`."""
-    n = len(container)
     inside = total = 0
     for g in groups:
         for b in g.get(key, ()):
             total += 1
-            inside += keymaker.full_path(b.path)[:n] == container
+            inside += keymaker.within(b.path, container)
     return inside * 2 > total
-
-
-def _common_prefix(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[str, ...]:
-    n = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        n += 1
-    return a[:n]

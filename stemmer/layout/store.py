@@ -123,7 +123,7 @@ def from_json(doc: dict, path: Path | str = "<patterns>") -> SitePatterns:
     if doc.get("format") != FORMAT:
         raise PatternFileError(f"{path}: not a stemmer pattern file (format {doc.get('format')!r})")
     version = doc.get("version")
-    if not isinstance(version, int) or version < 1:
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         raise PatternFileError(f"{path}: field 'version' must be a positive integer")
     if version > VERSION:
         raise PatternFileError(
@@ -197,11 +197,15 @@ def load_webstemmer(path: Path) -> SitePatterns:
         try:
             item = ast.literal_eval(line)
             score, name, title_no, secs = item[0], item[1], item[2], item[-1]
+            # The older 5-field form names its main section and gives no MainScores.
+            main_no = item[3] if len(item) == 5 else None
             sections = []
             for n, sec in enumerate(secs):
                 diff, main, key = (sec[0], sec[1], sec[2]) if len(sec) == 3 else (sec[0], 0.0, sec[1])
                 if n == title_no:
                     role = "title"
+                elif n == main_no and len(sec) == 2:
+                    role = "main"
                 elif diff < _WS_DIFF_THRESHOLD:
                     role = "static"
                 elif n > title_no and main >= _WS_MAIN_THRESHOLD:
