@@ -91,3 +91,70 @@ def write_jsonl(tmp_path):
         path.write_bytes(gzip.compress(text.encode()) if name.endswith(".gz") else text.encode())
         return path
     return write
+
+
+# --- a small synthetic site: two templates sharing a header and a footer ------------------
+
+_WORDS = ("council harbour library river market school bridge garden festival budget volunteers "
+          "station museum orchard tower theatre bakery meadow ferry railway clinic square").split()
+SITE_HEADER = ('<header class="site-header"><a class="logo" href="/">The Daily Example</a>'
+               '<nav class="menu"><ul><li><a href="/news/">News</a></li><li><a href="/sport/">Sport</a></li>'
+               '<li><a href="/about.html">About us</a></li></ul></nav></header>')
+SITE_FOOTER = ('<footer class="site-footer"><p class="copyright">Copyright 2024 Example Media, all rights '
+               'reserved.</p><p class="legal"><a href="/privacy.html">Privacy policy</a></p></footer>')
+ARTICLE_TITLES = ["Council Approves Harbour Footbridge", "Library Opens on Sundays at Last",
+                  "Storm Closes the Ferry for Three Days", "Bakery Wins Award for Rye Bread",
+                  "School Choir Sings at the Museum", "Orchard Festival Draws Record Crowd"]
+
+
+def _sentence(rng, n: int) -> str:
+    return " ".join(rng.choice(_WORDS) for _ in range(n)).capitalize() + "."
+
+
+def article_html(i: int, paragraphs: int | None = None) -> str:
+    """Article ``i`` of the synthetic site: per-post id/classes, a headline, ``paragraphs`` paragraphs."""
+    import random
+
+    rng = random.Random(i)
+    title = ARTICLE_TITLES[i % len(ARTICLE_TITLES)]
+    paragraphs = paragraphs if paragraphs is not None else 3 + i % 4
+    body = "".join(f"<p>{_sentence(rng, 12)} {_sentence(rng, 9)}</p>" for _ in range(paragraphs))
+    return (f"<html><head><title>{title} - The Daily Example</title></head><body>{SITE_HEADER}"
+            f'<main class="content"><article id="post-{1000 + i}" class="post post-{1000 + i}">'
+            f'<h1 class="headline">{title}</h1><p class="byline">By Staff Writer {i}</p>'
+            f'<div class="story">{body}</div></article></main>{SITE_FOOTER}</body></html>')
+
+
+def index_html(j: int) -> str:
+    """Index page ``j`` of the synthetic site: a list of teasers linking to articles."""
+    import random
+
+    rng = random.Random(100 + j)
+    items = "".join(
+        f'<li class="teaser"><a href="/news/{k}.html">{ARTICLE_TITLES[k % len(ARTICLE_TITLES)]}</a>'
+        f'<span class="summary">{_sentence(rng, 10)}</span></li>'
+        for k in range(j, j + 4))
+    return (f"<html><head><title>News, page {j + 1} - The Daily Example</title></head><body>"
+            f'{SITE_HEADER}<section class="archive"><h2 class="archive-title">Latest news</h2>'
+            f'<ul class="teasers">{items}</ul></section>{SITE_FOOTER}</body></html>')
+
+
+@pytest.fixture
+def site_pages():
+    """Six articles (one template) and four index pages (another) of example.com, as Pages."""
+    from stemmer.pages import Page
+
+    pages = [Page(f"example.com/news/{i}.html", f"http://example.com/news/{i}.html", "example.com",
+                  article_html(i)) for i in range(6)]
+    pages += [Page(f"example.com/news/index{j}.html", f"http://example.com/news/index{j}.html",
+                   "example.com", index_html(j)) for j in range(4)]
+    return pages
+
+
+@pytest.fixture
+def site_parts():
+    """The synthetic site's builders: ``article(i, paragraphs)``, ``index(j)``, ``header``, ``footer``, ``titles``."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(article=article_html, index=index_html, header=SITE_HEADER, footer=SITE_FOOTER,
+                           titles=ARTICLE_TITLES)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from lxml import etree
 
 _PARSER = etree.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
-                           no_network=True, recover=True)
+                           no_network=True, recover=True, huge_tree=True)
 
 
 def parse_html(html: str | bytes):

@@ -84,6 +84,7 @@ def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = Analyze
     Returns:
         The site's patterns; no layouts when no cluster has `min_pages` pages.
     """
+    pages = [p for p in pages if p.blocks.blocks]  # an empty page has no layout to share
     keymaker = KeyMaker.learn((p.blocks for p in pages), params.key_depth)
     page_keys = [[keymaker.key(b.path) for b in p.blocks.blocks] for p in pages]
     letters: dict[str, list[int]] = defaultdict(list)

@@ -1,7 +1,11 @@
 import ast
+import base64
+import hashlib
+import json
 import logging
 import socket
 import zipfile
+import zlib
 from types import SimpleNamespace
 
 import pytest
@@ -167,6 +171,77 @@ def test_warc_read_back_by_warcio(hub):
     assert linkinfo[hub.site.url("/a1.html")] == ["Article one", "Comments", "One again"]
     assert linkinfo[hub.site.url("/a2.html")] == ["Article two", "Two again"]
     assert hub.site.url("/elsewhere.html", "localhost") not in linkinfo
+
+
+def test_warc_read_back_by_fastwarc(hub):
+    """FastWARC, a WARC library independent of warcio (which writes the file), reads every record."""
+    fastwarc = pytest.importorskip("fastwarc")
+    records = []
+    with open(hub.path, "rb") as stream:
+        for record in fastwarc.ArchiveIterator(stream, parse_http=False):
+            assert record.verify_block_digest(), record.headers.get("WARC-Record-ID")
+            kind = str(record.record_type)
+            if kind in ("response", "request"):
+                record.parse_http()
+            if kind == "response":
+                assert record.verify_payload_digest()
+            status = record.http_headers.status_code if kind == "response" else None
+            records.append({"type": kind, "uri": record.headers.get("WARC-Target-URI"),
+                            "content_type": record.headers.get("Content-Type"),
+                            "status": status, "body": record.reader.read()})
+    by_warcio = [{**r, "status": int(r["status"]) if r["type"] == "response" else None}
+                 for r in read_warc(hub.path)]
+    assert records == [{k: r[k] for k in ("type", "uri", "content_type", "status", "body")} for r in by_warcio]
+    assert {r["uri"] for r in records if r["type"] == "response"} == urls(hub.site, ARTICLES)
+
+
+def test_warc_records_parse_by_hand_to_the_standard(hub):
+    """The WARC read with nothing but gzip and hashlib: one record per gzip member, framing and digests."""
+    with open(hub.path, "rb") as f:
+        data = f.read()
+    records = []
+    while data:
+        member = zlib.decompressobj(wbits=31)  # one gzip member at a time
+        raw, data = member.decompress(data), member.unused_data
+        assert member.eof
+        head, _, rest = raw.partition(b"\r\n\r\n")
+        version, *fields = head.decode("utf-8").split("\r\n")
+        assert version == "WARC/1.0"
+        headers = dict(field.split(": ", 1) for field in fields)
+        length = int(headers["Content-Length"])
+        block = rest[:length]
+        assert rest[length:] == b"\r\n\r\n"  # exactly one record in the member
+        assert headers["WARC-Block-Digest"] == _sha1(block)
+        assert {"WARC-Type", "WARC-Record-ID", "WARC-Date"} <= set(headers)
+        records.append((headers, block))
+
+    assert len({h["WARC-Record-ID"] for h, _ in records}) == len(records)
+    assert [h["WARC-Type"] for h, _ in records][:1] == ["warcinfo"]
+    assert records[0][0]["Content-Type"] == "application/warc-fields"
+    ids = {h["WARC-Record-ID"]: h for h, _ in records}
+    responses = [(h, b) for h, b in records if h["WARC-Type"] == "response"]
+    for h, block in responses:
+        assert h["Content-Type"] == "application/http; msgtype=response"
+        http_head, _, payload = block.partition(b"\r\n\r\n")
+        assert h["WARC-Payload-Digest"] == _sha1(payload)
+        http_fields = dict(line.split(": ", 1) for line in http_head.decode("latin-1").split("\r\n")[1:])
+        assert int(http_fields["Content-Length"]) == len(payload)
+        assert "Content-Encoding" not in http_fields and "Transfer-Encoding" not in http_fields
+    for h, block in records:
+        if h["WARC-Type"] == "request":
+            response = ids[h["WARC-Concurrent-To"]]
+            assert (response["WARC-Type"], response["WARC-Target-URI"]) == ("response", h["WARC-Target-URI"])
+            assert block.startswith(b"GET /")
+    assert {h["WARC-Target-URI"] for h, _ in responses} == urls(hub.site, ARTICLES)
+    linkinfo_headers, linkinfo = records[-1]
+    assert (linkinfo_headers["WARC-Type"], linkinfo_headers["Content-Type"]) == \
+        ("metadata", "application/x-stemmer-linkinfo+json")
+    assert {line["url"]: line["anchors"] for line in map(json.loads, linkinfo.decode().splitlines())} == \
+        warc_linkinfo(hub.path)
+
+
+def _sha1(data: bytes) -> str:
+    return "sha1:" + base64.b32encode(hashlib.sha1(data).digest()).decode()
 
 
 def test_request_records_leave_out_cookies(run, site, tmp_path):
