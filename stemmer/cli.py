@@ -215,7 +215,10 @@ def _output(path: str | None):
         yield sys.stdout
         return
     target = os.path.abspath(path)
-    fd, tmp = tempfile.mkstemp(prefix=".stemmer-", dir=os.path.dirname(target))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".stemmer-", dir=os.path.dirname(target))
+    except OSError as exc:  # name the output the user gave, not the temporary file
+        raise OSError(exc.errno, exc.strerror, path) from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
             yield f

@@ -21,8 +21,12 @@ def to_webstemmer(ex: Extraction) -> str:
     if not ex.matched:
         return f"!UNMATCHED: {ex.id}\n\n"
     lines = [f"!MATCHED: {ex.id}", f"PATTERN: {ex.pattern}"]
+    last = 0
     for b in ex.blocks:
-        label = "TITLE" if b.role == "title" else f"{b.role.upper()}-{b.section}"
+        # A block found in the main-text container has no slot (section -1): it is
+        # numbered like the slot before it, so every line keeps the `MAIN-n:` form.
+        last = b.section if b.section >= 0 else last
+        label = "TITLE" if b.role == "title" else f"{b.role.upper()}-{last}"
         lines.append(f"{label}: {_one_line(b.text)}")
     return "\n".join(lines) + "\n\n"
 

@@ -24,6 +24,8 @@ MAX_CLASSES = 2
 # Members of a token family whose page counts sum to at most this times the
 # family's own page count replace each other (see `_variable_families`).
 EXCLUSIVE_FAMILY_RATIO = 1.3
+# How many innermost elements of a main-text container a block's path must match.
+CONTAINER_TAIL = 3
 _HAS_DIGIT = re.compile(r"\d")
 
 
@@ -80,9 +82,10 @@ class KeyMaker:
         if enc is None:
             tag, tokens = _tokens(raw)
             share = self.token_share
-            classes = sorted((t for t in tokens if t[0] != "#" and t in share),
-                             key=lambda t: (-share[t], t))[:MAX_CLASSES]
             ids = [t for t in tokens if t[0] == "#" and t in share]
+            # An id names the slot alone; its element's classes are styles and states.
+            classes = [] if ids else sorted((t for t in tokens if t[0] != "#" and t in share),
+                                            key=lambda t: (-share[t], t))[:MAX_CLASSES]
             enc = ".".join([tag, *sorted(classes)]) + (ids[0] if ids else "")
             self._enc[raw] = enc
         return enc
@@ -100,10 +103,17 @@ class KeyMaker:
         return tuple(self.encoding(e) for e in path)
 
     def within(self, path: tuple[str, ...], container: tuple[str, ...]) -> bool:
-        """Whether a block path lies inside `container` (see `common_container`)."""
-        if len(path) <= len(container):
-            return False
-        return all(_covers(self.encoding(raw), want) for raw, want in zip(path, container))
+        """Whether a block path lies inside `container` (see `common_container`).
+
+        Only the container's innermost elements must match, anywhere in the path:
+        wrappers added or renamed higher up do not move the article body.
+        """
+        tail = container[-CONTAINER_TAIL:]
+        enc = [self.encoding(raw) for raw in path[:-1]]
+        for start in range(len(enc) - len(tail), -1, -1):
+            if all(_covers(e, want) for e, want in zip(enc[start:], tail)):
+                return True
+        return False
 
 
 def common_container(paths: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
@@ -125,12 +135,21 @@ def common_container(paths: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
 
 
 def _covers(encoding: str, want: str) -> bool:
-    """Whether an element matches a container element: same tag, and all its tokens."""
+    """Whether an element matches a container element: same tag and id, a class in common.
+
+    One shared class is enough: a post's own classes (its category) vary from page to page.
+    """
     if encoding == want:
         return True
     tag, tokens = _tokens(encoding)
     want_tag, want_tokens = _tokens(want)
-    return tag == want_tag and set(want_tokens) <= set(tokens)
+    if tag != want_tag:
+        return False
+    want_ids = [t for t in want_tokens if t[0] == "#"]
+    if want_ids and want_ids[0] not in tokens:
+        return False
+    want_classes = {t for t in want_tokens if t[0] != "#"}
+    return not want_classes or not want_classes.isdisjoint(tokens)
 
 
 def _family(token: str) -> str | None:
