@@ -1,0 +1,70 @@
+from stemmer.blocks import parse_html, segment
+from stemmer.cluster import KeyMaker
+
+
+def pages_of(*bodies: str):
+    return [segment(parse_html(f"<html><body>{b}</body></html>")) for b in bodies]
+
+
+def test_shared_class_tokens_are_learned_and_per_page_ones_dropped():
+    pages = pages_of(*(f'<article id="post-{n}" class="post post-{n} tag-{word}"><p>Text {n}</p></article>'
+                       for n, word in zip(range(1230, 1240), "a b c d e f g h i j".split())))
+    keymaker = KeyMaker.learn(pages)
+    assert "post" in keymaker.token_share
+    assert keymaker.token_share["post"] == 1.0
+    assert not any(t.startswith(("post-", "#post-", "tag-")) for t in keymaker.token_share)
+
+
+def test_pages_of_one_template_get_the_same_keys_despite_per_page_ids():
+    pages = pages_of(*(f'<div class="wrap"><article id="post-{n}" class="post post-{n} css-{h}">'
+                       f'<p>Text</p></article></div>'
+                       for n, h in [(1, "x9f"), (2, "k2a"), (3, "qq7"), (4, "zzb")]))
+    keymaker = KeyMaker.learn(pages)
+    keys = {keymaker.key(p.blocks[0].path) for p in pages}
+    assert keys == {"body/div.wrap/article.post/p"}
+
+
+def test_tokens_with_digits_are_never_kept_even_when_shared():
+    pages = pages_of(*['<div class="col-12 main"><p>x</p></div>'] * 5)
+    assert set(KeyMaker.learn(pages).token_share) == {"main"}
+
+
+def test_rare_token_is_dropped_common_token_kept():
+    bodies = ['<div class="box"><p>x</p></div>'] * 9 + ['<div class="box special"><p>x</p></div>']
+    share = KeyMaker.learn(pages_of(*bodies)).token_share
+    assert share == {"box": 1.0}
+
+
+def test_shared_id_is_kept_and_names_the_element_without_its_classes():
+    pages = pages_of(*['<div id="content" class="main"><p>x</p></div>'] * 2,
+                     '<div id="content" class="main wide"><p>x</p></div>')
+    keymaker = KeyMaker.learn(pages)
+    assert {keymaker.key(p.blocks[0].path) for p in pages} == {"body/div#content/p"}
+
+
+def test_at_most_two_classes_the_most_common_ones():
+    keymaker = KeyMaker({"a": 1.0, "b": 0.9, "c": 0.9, "d": 0.5})
+    assert keymaker.encoding("div.a.b.c.d") == "div.a.b"
+    assert keymaker.encoding("div.c.d") == "div.c.d"
+
+
+def test_key_keeps_the_last_depth_elements():
+    keymaker = KeyMaker({}, depth=2)
+    assert keymaker.key(("body", "div", "section", "p")) == "section/p"
+    assert keymaker.full_path(("body", "div.x", "p")) == ("body", "div", "p")
+
+
+def test_unknown_tokens_are_dropped_from_keys():
+    keymaker = KeyMaker({"story": 0.8})
+    assert keymaker.encoding("div.story.unique#post-9") == "div.story"
+
+
+def test_webstemmer_style_encoding():
+    [block] = pages_of('<div class="b a" id="main"><table><tr><td class="x"><p>Text</p></td></tr></table></div>')[0].blocks
+    keymaker = KeyMaker({}, depth=3, webstemmer=True)
+    assert keymaker.key(block.path) == "tr/td:class=x/p"
+    assert keymaker.encoding("div.a.b#main") == "div:class=a b:id=main"
+
+
+def test_learning_from_no_pages_gives_an_empty_vocabulary():
+    assert KeyMaker.learn([]).token_share == {}
