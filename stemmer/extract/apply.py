@@ -18,7 +18,7 @@ class ExtractedBlock:
         text: the block's text.
         tag: the block's HTML tag (for Markdown).
         method: how the role was chosen: ``pattern`` (the layout slot) or
-            ``container`` (an unknown block inside the layout's main-text container).
+            ``container`` (an unknown block, not mostly link text, inside the layout's main-text container).
     """
 
     role: str
@@ -83,7 +83,7 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
                     continue
                 title = b.text
             out.append(ExtractedBlock(role, n, b.text, b.tag))
-        elif container and keymaker.within(b.path, container):
+        elif container and b.anchor_weight * 2 <= b.weight and keymaker.within(b.path, container):
             out.append(ExtractedBlock("main", -1, b.text, b.tag, "container"))
     return Extraction(page_id, url, site, True, layout.id, round(match.similarity, 4), title,
                       tuple(out), "pattern")

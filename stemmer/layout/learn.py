@@ -71,6 +71,9 @@ _INNER_TAGS = frozenset("p ul ol dl li dt dd table thead tbody tfoot tr td th bl
 TITLE_MIN_DIFF = 0.2
 # Slots with at least this share of the top MainScore can hold the main text.
 BIG_SHARE = 0.25
+# A slot whose text is mostly link text (a table of contents, a "related" list
+# inside the article) is navigation, not main text.
+MAX_MAIN_LINKED = 0.5
 
 
 def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = AnalyzeParams()) -> SitePatterns:
@@ -137,7 +140,8 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
         weights = [sum(b.weight for b in g[key]) for g in groups if key in g]
         share = len(weights) / n
         rep = repeats(sum(weights) / len(weights)) if share >= 0.5 else 1
-        stats.append((key, diff, diff * own / n, rep, share))
+        linked = 1 - own / max(1, sum(weights))
+        stats.append((key, diff, diff * own / n, rep, share, linked))
 
     # The main text is the container of the first text-heavy slot after the title:
     # the article body comes before the comments and the "related" lists.
@@ -152,12 +156,13 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
     container = _container(groups, stats[anchor][0], keymaker) if anchor is not None else ()
 
     sections = []
-    for i, (key, diff, main, rep, share) in enumerate(stats):
+    for i, (key, diff, main, rep, share, linked) in enumerate(stats):
         if key == title_key:
             role = "title"
         elif diff < params.diff_threshold:
             role = "static"
-        elif container and i > title_pos and _inside(groups, key, container, keymaker):
+        elif (container and i > title_pos and linked <= MAX_MAIN_LINKED
+              and _inside(groups, key, container, keymaker)):
             role = "main"
         else:
             role = "sub"

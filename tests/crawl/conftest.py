@@ -38,17 +38,31 @@ def html(title: str, links=(), text: str = "") -> bytes:
 class Site:
     """A ThreadingHTTPServer serving `routes`.
 
-    Every request's path goes to `requests`, and (host, path, headers) to `log`.
+    Every request's path goes to `requests`, and (host, path, headers) to `log`;
+    `peak` is the most requests it has answered at once.
     """
 
     def __init__(self):
         self.routes: dict[str, Route] = {}
         self.requests: list[str] = []
         self.log: list[tuple[str, str, dict]] = []
+        self.peak = 0
+        in_flight = [0]
+        lock = threading.Lock()
         site = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self):  # noqa: N802 - http.server's naming
+                with lock:
+                    in_flight[0] += 1
+                    site.peak = max(site.peak, in_flight[0])
+                try:
+                    self.answer()
+                finally:
+                    with lock:
+                        in_flight[0] -= 1
+
+            def answer(self):
                 site.requests.append(self.path)
                 site.log.append((self.headers.get("Host", "").split(":")[0], self.path, dict(self.headers)))
                 route = site.routes.get(self.path, Route(404, b"<html><body>not found</body></html>"))

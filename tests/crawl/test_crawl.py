@@ -347,6 +347,14 @@ def test_several_requests_per_host_give_the_same_pages(run, site, tmp_path):
     assert set(warc_pages(tmp_path / "parallel.warc.gz")) == urls(site, ARTICLES)
 
 
+@pytest.mark.parametrize("per_host", [1, 2])
+def test_per_host_limits_the_requests_in_flight_to_a_host(run, site, per_host):
+    for path in ("/a1.html", "/a2.html", "/a3.html", "/a4.html"):
+        site.routes[path].delay = 0.1
+    run("/a1.html", "/a2.html", "/a3.html", "/a4.html", depth=0, per_host=per_host)
+    assert site.peak == per_host
+
+
 def test_brotli_is_asked_for_only_when_it_can_be_decoded():
     try:
         import brotli  # noqa: F401
