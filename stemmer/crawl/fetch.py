@@ -10,6 +10,7 @@ from http.cookiejar import CookieJar
 from urllib.parse import urlsplit
 
 import requests
+import urllib3
 from urllib3.util import make_headers
 
 from stemmer.crawl.frontier import normalize_url
@@ -205,18 +206,25 @@ class Fetcher:
         )
 
     def _read_body(self, url: str, response: requests.Response) -> bytes:
-        """Read the decoded body, failing past `max_bytes` or past the deadline."""
+        """Read the decoded body, failing past `max_bytes` or past the deadline.
+
+        ``read1`` returns what has arrived, so a server that trickles a byte at a
+        time cannot hold the fetch past the deadline (``iter_content`` would wait
+        for a whole chunk).
+        """
         deadline = time.monotonic() + self.timeout
+        raw = response.raw
         chunks, size = [], 0
         try:
-            for chunk in response.iter_content(_CHUNK):
+            while chunk := (raw.read1(_CHUNK, decode_content=True) if hasattr(raw, "read1")
+                            else raw.read(_CHUNK, decode_content=True)):
                 size += len(chunk)
                 if size > self.max_bytes:
                     raise FetchFailed(url, "too-big", f"more than --max-bytes {self.max_bytes} bytes")
                 if time.monotonic() > deadline:
                     raise FetchFailed(url, "timeout", f"body not read within {self.timeout:g} s")
                 chunks.append(chunk)
-        except requests.RequestException as exc:
+        except (requests.RequestException, urllib3.exceptions.HTTPError, OSError) as exc:
             kind = "timeout" if "timed out" in str(exc).lower() else "connection"
             raise FetchFailed(url, kind, f"reading the body failed: {_reason(exc)}") from None
         return b"".join(chunks)

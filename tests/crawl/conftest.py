@@ -26,6 +26,7 @@ class Route:
     delay: float = 0.0
     gzip: bool = False
     content_length: bool = True
+    trickle: float = 0.0  # seconds between the body's bytes
 
 
 def html(title: str, links=(), text: str = "") -> bytes:
@@ -80,7 +81,13 @@ class Site:
                     for name, value in headers.items():
                         self.send_header(name, value)
                     self.end_headers()
-                    self.wfile.write(body)
+                    if route.trickle:
+                        for byte in body:
+                            self.wfile.write(bytes([byte]))
+                            self.wfile.flush()
+                            time.sleep(route.trickle)
+                    else:
+                        self.wfile.write(body)
                 except OSError:  # the crawler gave up on us (timeout, size cap)
                     pass
 

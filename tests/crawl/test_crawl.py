@@ -4,6 +4,7 @@ import hashlib
 import json
 import logging
 import socket
+import time
 import zipfile
 import zlib
 from types import SimpleNamespace
@@ -373,3 +374,12 @@ def test_redirect_loops_fail_and_redirects_to_rejected_urls_are_skipped(run, sit
     assert (report.stored, report.errors, report.skipped) == (1, 1, 1)
     assert "/img/photo.jpg" not in site.requests
     assert "loop2: more than 5 redirects or a loop" in caplog.text
+
+
+def test_a_body_trickling_past_the_timeout_fails_at_the_deadline(run, site):
+    site.routes["/trickle.html"] = Route(body=b"<html><body><p>" + b"x" * 60 + b"</p></body></html>",
+                                         trickle=0.05)
+    started = time.monotonic()
+    with pytest.raises(CrawlError, match="body not read within 0.5 s"):
+        run("/trickle.html", depth=0)
+    assert time.monotonic() - started < 4 * TIMEOUT  # the whole body takes 4 s
