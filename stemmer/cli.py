@@ -117,6 +117,24 @@ class _Progress:
         return time.perf_counter() - self.start
 
 
+class _BadInputs:
+    """Reports an unreadable input on stderr and lets the run go on with the others."""
+
+    def __init__(self, debug: bool = False) -> None:
+        self.count = 0
+        self.debug = debug
+
+    def __call__(self, source, exc: Exception) -> None:
+        if self.debug:
+            raise exc
+        self.count += 1
+        print(f"stemmer: error: {exc}", file=sys.stderr)
+
+    def status(self) -> int:
+        """The exit status: 1 when an input could not be read."""
+        return 1 if self.count else 0
+
+
 def _add_input_options(p) -> None:
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="a wget mirror directory, Webstemmer .zip, .warc[.gz], .jsonl[.gz], an HTML file, "
@@ -155,9 +173,13 @@ def _run_analyze(args) -> int:
                            main_threshold=args.main_threshold, score_threshold=args.score_threshold,
                            min_pages=args.min_pages)
     progress = _Progress("analyze", args.quiet)
-    patterns = api.analyze(read_pages(args.inputs, charset=args.charset), params=params, progress=progress)
+    bad = _BadInputs(args.debug)
+    patterns = api.analyze(read_pages(args.inputs, charset=args.charset, on_error=bad),
+                           params=params, progress=progress)
     seconds = progress.close()
     if not patterns.sites:
+        if bad.count:
+            return 1
         raise InputError("no readable HTML pages in the input")
     paths = save_patterns(patterns, args.output)
     if not args.quiet:
@@ -167,7 +189,7 @@ def _run_analyze(args) -> int:
                   file=sys.stderr)
         print(f"stemmer: analyze: {progress.n} pages, {len(paths)} pattern files in {args.output} "
               f"({seconds:.1f} s)", file=sys.stderr)
-    return 0
+    return bad.status()
 
 
 # --- extract -------------------------------------------------------------
@@ -189,23 +211,34 @@ def _add_extract(sub) -> None:
     p.set_defaults(run=_run_extract)
 
 
+class _NothingRead(Exception):
+    """No input could be read: leave no output file behind."""
+
+
 def _run_extract(args) -> int:
     patterns = load_patterns(args.patterns)
     progress = _Progress("extract", args.quiet)
+    bad = _BadInputs(args.debug)
     matched = 0
-    with _output(args.output) as out:
-        writer = Writer(out, args.format)
-        for ex in api.extract(read_pages(args.inputs, charset=args.charset), patterns,
-                              threshold=args.threshold, strict=args.strict):
-            writer.write(ex)
-            matched += ex.matched
-            progress()
+    try:
+        with _output(args.output) as out:
+            writer = Writer(out, args.format)
+            for ex in api.extract(read_pages(args.inputs, charset=args.charset, on_error=bad), patterns,
+                                  threshold=args.threshold, strict=args.strict):
+                writer.write(ex)
+                matched += ex.matched
+                progress()
+            if bad.count and not progress.n:
+                raise _NothingRead
+    except _NothingRead:
+        progress.close()
+        return 1
     seconds = progress.close()
     if not args.quiet:
         share = f" ({matched / progress.n:.0%})" if progress.n else ""
         print(f"stemmer: extract: {progress.n} pages, {matched} matched{share} in {seconds:.1f} s",
               file=sys.stderr)
-    return 0
+    return bad.status()
 
 
 @contextlib.contextmanager
@@ -239,9 +272,10 @@ def _add_html2txt(sub) -> None:
 
 
 def _run_html2txt(args) -> int:
-    for page in read_pages(args.inputs, charset=args.charset):
+    bad = _BadInputs(args.debug)
+    for page in read_pages(args.inputs, charset=args.charset, on_error=bad):
         print(f"==> {page.url or page.id} <==\n{api.html2txt(page.html)}\n")
-    return 0
+    return bad.status()
 
 
 # --- main ----------------------------------------------------------------

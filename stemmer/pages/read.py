@@ -8,7 +8,7 @@ import os
 import re
 import sys
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from urllib.parse import urlsplit
 
 from stemmer.errors import InputError
@@ -29,7 +29,8 @@ _ATTR = re.compile(r"""([\w:-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))""")
 
 
 def read_pages(inputs: str | os.PathLike | Iterable[str | os.PathLike], *,
-               charset: str | None = None) -> Iterator[Page]:
+               charset: str | None = None,
+               on_error: Callable[[str | os.PathLike, InputError], None] | None = None) -> Iterator[Page]:
     """Read the pages of crawls, whatever their format, one at a time.
 
     Each input is a wget mirror directory, a Webstemmer ``.zip``, a ``.warc``/``.warc.gz`` (or
@@ -40,6 +41,8 @@ def read_pages(inputs: str | os.PathLike | Iterable[str | os.PathLike], *,
     Args:
         inputs: a path, or an iterable of paths.
         charset: the charset of pages that declare none (HTTP header or ``<meta>``).
+        on_error: called with an input and the error that makes it unreadable as a whole,
+            instead of raising; the other inputs are still read.
 
     Yields:
         Page records in input order. A page that cannot be read (empty, binary, damaged) is
@@ -57,12 +60,17 @@ def read_pages(inputs: str | os.PathLike | Iterable[str | os.PathLike], *,
     seen: set[str] = set()
     for source in inputs:
         pages = _read_listed(charset) if os.fspath(source) == "-" else _read(source, charset)
-        for page in pages:
-            if page.id in seen:
-                log.warning("%s: skipped, same id as an earlier page", page.id)
-                continue
-            seen.add(page.id)
-            yield page
+        try:
+            for page in pages:
+                if page.id in seen:
+                    log.warning("%s: skipped, same id as an earlier page", page.id)
+                    continue
+                seen.add(page.id)
+                yield page
+        except InputError as exc:
+            if on_error is None:
+                raise
+            on_error(source, exc)
 
 
 def _read_listed(charset: str | None) -> Iterator[Page]:

@@ -60,7 +60,8 @@ def test_unknown_tokens_are_dropped_from_keys():
 
 
 def test_webstemmer_style_encoding():
-    [block] = pages_of('<div class="b a" id="main"><table><tr><td class="x"><p>Text</p></td></tr></table></div>')[0].blocks
+    [page] = pages_of('<div class="b a" id="main"><table><tr><td class="x"><p>Text</p></td></tr></table></div>')
+    [block] = page.blocks
     keymaker = KeyMaker({}, depth=3, webstemmer=True)
     assert keymaker.key(block.path) == "tr/td:class=x/p"
     assert keymaker.encoding("div.a.b#main") == "div:class=a b:id=main"

@@ -1,0 +1,174 @@
+import pytest
+
+from stemmer.blocks import PageBlocks, letters, parse_html, segment, sig
+
+
+def blocks_of(html: str | bytes, **kw) -> PageBlocks:
+    return segment(parse_html(html), **kw)
+
+
+def texts(html: str | bytes) -> list[str]:
+    return [b.text for b in blocks_of(html).blocks]
+
+
+def test_blocks_come_in_document_order(html):
+    page = html("<h1>Head</h1><div><p>First</p><p>Second</p></div><ul><li>Item</li></ul><p>Last</p>")
+    assert texts(page) == ["Head", "First", "Second", "Item", "Last"]
+
+
+def test_path_carries_tags_sorted_classes_and_id(html):
+    [block] = blocks_of(html('<div class="Story  main" id="Body"><p class="lead">Text</p></div>')).blocks
+    assert block.path == ("body", "div.main.story#body", "p.lead")
+    assert block.tag == "p"
+
+
+def test_id_with_spaces_is_left_out(html):
+    [block] = blocks_of(html('<div id="a b"><p>Text</p></div>')).blocks
+    assert block.path == ("body", "div", "p")
+
+
+def test_inline_tags_flow_into_their_block(html):
+    [block] = blocks_of(html("<p>Some <b>bold</b> and <a href='/x'>linked</a> <span>text</span></p>")).blocks
+    assert block.text == "Some bold and linked text"
+    assert block.path == ("body", "p")
+
+
+def test_text_after_a_nested_block_belongs_to_the_outer_block(html):
+    assert [(b.path[-1], b.text) for b in blocks_of(html("<div>before<p>inner</p>after</div>")).blocks] == [
+        ("div", "before"), ("p", "inner"), ("div", "after")]
+
+
+def test_whitespace_is_collapsed(html):
+    assert texts(html("<p>  many \n\t spaces   here </p>")) == ["many spaces here"]
+
+
+def test_weight_counts_letters_and_digits_not_punctuation_or_space(html):
+    [block] = blocks_of(html("<p>Hello, world! 42 -- (ok)?</p>")).blocks
+    assert block.weight == len("Helloworld42ok")
+
+
+def test_blocks_of_punctuation_only_are_dropped(html):
+    assert texts(html("<p>...!!</p><p>--- | ---</p><p>Real</p>")) == ["Real"]
+
+
+def test_accented_letters_count_once(html):
+    [block] = blocks_of(html("<p>Straße café</p>")).blocks
+    assert block.weight == 10
+
+
+def test_cjk_characters_weigh_more_than_latin_letters():
+    assert letters("日本語") == 9
+    assert letters("한국어") == 9
+    assert letters("日本語です") > letters("abcde")
+    assert letters("、。「」") == 0
+
+
+def test_cjk_block_weight(html):
+    [block] = blocks_of(html("<p>東京の天気、晴れ。</p>")).blocks
+    assert block.weight == letters("東京の天気晴れ") == 21
+
+
+def test_sig_keeps_lowercased_letters_only():
+    assert sig("Hello, World! 2024") == "helloworld2024"
+    assert sig("東京、晴れ。") == "東京晴れ"
+
+
+def test_anchor_weight_counts_link_text_only(html):
+    [block] = blocks_of(html("<p>Read <a href='/more'>more news</a> here</p>")).blocks
+    assert block.anchor_weight == len("morenews")
+    assert block.weight == len("Readmorenewshere")
+
+
+@pytest.mark.parametrize("cut", ["<br>", "<br/>", "<hr>"])
+def test_br_and_hr_split_a_block(html, cut):
+    page = blocks_of(html(f"<p>one{cut}two</p>")).blocks
+    assert [b.text for b in page] == ["one", "two"]
+    assert page[0].path == ("body", "p")
+
+
+def test_script_style_and_head_text_are_skipped(html):
+    page = html("<script>var x = 'hidden';</script><style>p { color: red }</style><p>Shown</p>"
+                "<noscript>Enable JS</noscript><template><p>tmpl</p></template>",
+                title="Head title", head="<script>var y = 1;</script>")
+    assert texts(page) == ["Shown"]
+
+
+def test_form_controls_are_skipped(html):
+    page = html("<form><select><option>Choice</option></select><button>Go</button>"
+                "<textarea>typed</textarea><p>Label</p></form>")
+    assert texts(page) == ["Label"]
+
+
+def test_comments_are_skipped(html):
+    assert texts(html("<p>a<!-- secret -->b</p>")) == ["ab"]
+
+
+def test_head_title_is_kept_apart(html):
+    page = blocks_of(html("<p>Body</p>", title="  The   Title "))
+    assert page.title == "The Title"
+    assert [b.text for b in page.blocks] == ["Body"]
+
+
+def test_entities_are_decoded(html):
+    assert texts(html("<p>Arts &amp; Culture &eacute;t&#233;</p>")) == ["Arts & Culture été"]
+
+
+def test_links_are_collected_on_request(html):
+    page = html("<p><a href='/a.html'>First  story</a> and <a href='http://x.org/'>X</a>"
+                "<a name='anchor'>no href</a></p>")
+    assert blocks_of(page, with_links=True).links == (("/a.html", "First story"), ("http://x.org/", "X"))
+    assert blocks_of(page).links == ()
+
+
+def test_page_weight_sums_its_blocks(html):
+    page = blocks_of(html("<p>abc</p><p>de</p>"))
+    assert page.weight == 5
+
+
+@pytest.mark.parametrize("data", ["", "   \n\t", b"", b"  ", "<!-- only a comment -->", "<<<>>>",
+                                  "<html><head><title>t</title></head></html>"])
+def test_empty_pages_give_no_blocks(data):
+    assert blocks_of(data).blocks == ()
+
+
+def test_none_root_gives_empty_page():
+    assert segment(None) == PageBlocks(())
+
+
+@pytest.mark.parametrize("data", [
+    b"\x00\x01\x02\xff\xfe\xfd" * 50,
+    b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00",
+    "text with a lone surrogate \ud800 and a NUL \x00 inside <p>ok</p>",
+    "<p>unclosed <div><b>bold <i>italic <table><tr><td>cell",
+    "</p></div></body></html>",
+    "<p>" + "<" * 500,
+    '<?xml version="1.0" encoding="iso-8859-1"?><html><body><p>caf\u00e9</p></body></html>',
+])
+def test_broken_or_binary_input_never_raises(data):
+    page = blocks_of(data)
+    assert isinstance(page, PageBlocks)
+    assert all(b.weight > 0 for b in page.blocks)
+
+
+def test_unclosed_tags_still_give_their_text():
+    assert texts("<p>first<p>second<div>third") == ["first", "second", "third"]
+
+
+def test_xml_declaration_does_not_fight_the_decoded_text():
+    assert texts('<?xml version="1.0" encoding="iso-8859-1"?><p>caf\u00e9 \u65e5\u672c</p>') == [
+        "caf\u00e9 \u65e5\u672c"]
+
+
+def test_bytes_input_is_read_as_utf8():
+    assert texts("<p>caf\u00e9</p>".encode()) == ["caf\u00e9"]
+
+
+def test_deep_nesting_does_not_recurse(html):
+    depth = 200
+    page = html("<div>" * depth + "deep" + "</div>" * depth + "<p>after</p>")
+    assert texts(page) == ["deep", "after"]
+
+
+def test_hundreds_of_unclosed_divs_keep_the_text_after_them(html):
+    page = html("<p>before</p>" + "<div>comment " * 300 + "<p>after</p>")
+    assert texts(page)[-1] == "after"

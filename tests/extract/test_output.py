@@ -1,0 +1,125 @@
+import io
+import json
+
+import pytest
+
+from stemmer.extract import ExtractedBlock, Extraction, unmatched
+from stemmer.output import FORMATS, Writer, to_markdown, to_record, to_text, to_webstemmer
+
+
+@pytest.fixture
+def ex():
+    blocks = (
+        ExtractedBlock("title", 2, "The Title", "h1"),
+        ExtractedBlock("main", 4, "First paragraph,\n  over two lines.", "p"),
+        ExtractedBlock("main", 5, "A subheading", "h2"),
+        ExtractedBlock("main", 6, "first item", "li"),
+        ExtractedBlock("main", 6, "second item", "li"),
+        ExtractedBlock("main", -1, "Quoted words", "blockquote", "container"),
+        ExtractedBlock("main", -1, "x = 1", "pre", "container"),
+        ExtractedBlock("sub", 8, "Related: Café opens", "li"),
+    )
+    return Extraction("news/a.html", "http://example.com/news/a.html", "example.com", True, "L0", 0.93,
+                      "The Title", blocks, "pattern")
+
+
+def written(fmt: str, *extractions) -> str:
+    out = io.StringIO()
+    writer = Writer(out, fmt)
+    for e in extractions:
+        writer.write(e)
+    return out.getvalue()
+
+
+def test_jsonl_record_has_the_documented_fields(ex):
+    record = to_record(ex)
+    assert {"id", "url", "site", "matched", "pattern", "title", "text", "sub"} <= set(record)
+    assert record["id"] == "news/a.html" and record["url"] == "http://example.com/news/a.html"
+    assert record["site"] == "example.com" and record["matched"] is True and record["pattern"] == "L0"
+    assert record["title"] == "The Title"
+    assert record["text"].split("\n")[0] == "First paragraph,"
+    assert "A subheading\nfirst item\nsecond item\nQuoted words\nx = 1" in record["text"]
+    assert "The Title" not in record["text"]
+    assert record["sub"] == "Related: Café opens"
+
+
+def test_jsonl_writes_one_json_object_a_line_keeping_unicode(ex):
+    text = written("jsonl", ex, unmatched("b.html", None, "example.com"))
+    lines = text.splitlines()
+    assert len(lines) == 2
+    assert "Café" in lines[0]
+    second = json.loads(lines[1])
+    assert second["matched"] is False and second["title"] is None and second["text"] == ""
+
+
+def test_webstemmer_format(ex):
+    assert to_webstemmer(ex) == (
+        "!MATCHED: news/a.html\n"
+        "PATTERN: L0\n"
+        "TITLE: The Title\n"
+        "MAIN-4: First paragraph, over two lines.\n"
+        "MAIN-5: A subheading\n"
+        "MAIN-6: first item\n"
+        "MAIN-6: second item\n"
+        "MAIN-6: Quoted words\n"
+        "MAIN-6: x = 1\n"
+        "SUB-8: Related: Café opens\n"
+        "\n")
+
+
+def test_webstemmer_format_of_an_unmatched_page():
+    assert written("webstemmer", unmatched("b.html", None, "example.com")) == "!UNMATCHED: b.html\n\n"
+
+
+def test_text_is_title_then_main_paragraphs(ex):
+    text = to_text(ex)
+    assert text.startswith("The Title\n\nFirst paragraph,")
+    assert "\n\nA subheading\n\nfirst item\n\n" in text
+    assert "Related" not in text
+
+
+def test_text_writer_heads_each_page_and_skips_unmatched(ex):
+    other = Extraction("b.html", None, "example.com", True, "L1", 1.0, None,
+                       (ExtractedBlock("main", 1, "Only body", "p"),), "pattern")
+    out = written("text", ex, unmatched("u.html", None, "example.com"), other)
+    assert out.startswith("==> http://example.com/news/a.html <==\n\nThe Title\n")
+    assert "\n==> b.html <==\n\nOnly body\n" in out
+    assert "u.html" not in out
+
+
+def test_markdown_keeps_headings_lists_quotes_and_code(ex):
+    md = to_markdown(ex).split("\n\n")
+    assert md[0] == "# The Title"
+    assert "First paragraph, over two lines." in md
+    assert "## A subheading" in md
+    assert md.index("- first item") + 1 == md.index("- second item")
+    assert "> Quoted words" in md
+    assert "```\nx = 1\n```" in md
+    assert not any("Related" in part for part in md)
+
+
+def test_markdown_heading_levels():
+    blocks = tuple(ExtractedBlock("main", i, f"Heading {tag}", tag) for i, tag in enumerate(("h3", "h4", "dt")))
+    ex = Extraction("a", None, "s", True, "L0", 1.0, None, blocks, "pattern")
+    assert to_markdown(ex) == "### Heading h3\n\n#### Heading h4\n\n- Heading dt"
+
+
+def test_markdown_writer_marks_each_page(ex):
+    out = written("markdown", ex, unmatched("u.html", None, "example.com"))
+    assert out.startswith("<!-- http://example.com/news/a.html -->\n\n# The Title\n")
+    assert "u.html" not in out
+
+
+def test_every_format_is_accepted_and_others_are_refused(ex):
+    assert set(FORMATS) == {"jsonl", "webstemmer", "text", "markdown"}
+    for fmt in FORMATS:
+        assert written(fmt, ex)
+    with pytest.raises(ValueError, match="unknown format 'xml'"):
+        Writer(io.StringIO(), "xml")
+
+
+def test_webstemmer_lines_keep_the_main_n_form_for_container_blocks():
+    blocks = (ExtractedBlock("main", -1, "Lead quote", "blockquote", "container"),
+              ExtractedBlock("main", 3, "Body", "p"), ExtractedBlock("main", -1, "Aside", "p", "container"))
+    ex = Extraction("a", None, "s", True, "L0", 1.0, None, blocks, "pattern")
+    assert to_webstemmer(ex).splitlines()[2:-1] == ["MAIN-0: Lead quote", "MAIN-3: Body", "MAIN-3: Aside"]

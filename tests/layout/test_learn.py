@@ -1,0 +1,122 @@
+import re
+
+from stemmer import analyze
+from stemmer.blocks import PageBlocks
+from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
+from stemmer.pages import Page
+
+from .conftest import role_of, site_pages_of
+
+
+def test_two_templates_give_two_layouts(learned, layouts_by_kind):
+    assert len(learned.layouts) == 2
+    assert set(layouts_by_kind) == {"article", "index"}
+    assert layouts_by_kind["article"].pages == 6
+    assert layouts_by_kind["index"].pages == 4
+
+
+def test_layout_ids_follow_the_score(learned):
+    assert [lay.id for lay in learned.layouts] == ["L0", "L1"]
+    assert learned.layouts[0].score >= learned.layouts[1].score > 0
+
+
+def test_title_slot_is_the_headline(layouts_by_kind):
+    article = layouts_by_kind["article"]
+    [title] = [s for s in article.sections if s.role == "title"]
+    assert title.key.endswith("h1.headline")
+
+
+def test_main_slot_is_the_article_body(layouts_by_kind):
+    article = layouts_by_kind["article"]
+    assert [s.key for s in article.sections if s.role == "main"] == ["main.content/article.post/div.story/p"]
+    assert article.container[-1] == "div.story"
+
+
+def test_nav_and_footer_are_static(layouts_by_kind):
+    for layout in layouts_by_kind.values():
+        assert role_of(layout, "nav.menu/ul/li") == "static"
+        assert role_of(layout, "footer.site-footer/p.copyright") == "static"
+
+
+def test_byline_that_barely_varies_is_not_main(layouts_by_kind):
+    assert role_of(layouts_by_kind["article"], "p.byline") != "main"
+
+
+def test_index_layout_has_teasers_as_main_and_a_static_heading(layouts_by_kind):
+    index = layouts_by_kind["index"]
+    assert role_of(index, "ul.teasers/li.teaser") == "main"
+    assert role_of(index, "h2.archive-title") == "static"
+
+
+def test_sections_carry_scores_and_samples(layouts_by_kind):
+    article = layouts_by_kind["article"]
+    body = next(s for s in article.sections if s.role == "main")
+    nav = next(s for s in article.sections if s.key.endswith("nav.menu/ul/li"))
+    assert body.diff > 0.5 and body.main > 20
+    assert nav.diff == 0.0
+    assert nav.sample == "News"
+    assert all(0 < s.share <= 1 for s in article.sections)
+
+
+def test_per_post_ids_and_classes_stay_out_of_keys_and_tokens(learned):
+    keys = [s.key for lay in learned.layouts for s in lay.sections]
+    assert not any("post-" in k for k in keys)
+    assert not any("post-" in t for t in learned.tokens)
+    assert "post" in learned.tokens
+
+
+def test_params_are_kept_with_the_patterns(learned):
+    assert learned.site == "example.com"
+    assert learned.params["match_threshold"] == AnalyzeParams().match_threshold
+    assert learned.params["key_depth"] == AnalyzeParams().key_depth
+
+
+def test_a_lone_page_makes_no_layout(site_pages):
+    about = Page("example.com/about.html", None, "example.com",
+                 "<html><body><div class='about'><p>We are a small paper with a big heart.</p></div></body></html>")
+    patterns = learn_site("example.com", site_pages_of([*site_pages, about]))
+    assert sum(lay.pages for lay in patterns.layouts) == 10
+
+
+def test_min_pages_drops_small_layouts(site_pages):
+    patterns = learn_site("example.com", site_pages_of(site_pages), AnalyzeParams(min_pages=5))
+    assert [lay.pages for lay in patterns.layouts] == [6]
+
+
+def test_strict_cluster_threshold_splits_nothing_of_one_template(site_pages):
+    patterns = learn_site("example.com", site_pages_of(site_pages), AnalyzeParams(cluster_threshold=0.95))
+    assert sorted(lay.pages for lay in patterns.layouts) == [4, 6]
+
+
+def test_no_pages_give_no_layouts():
+    assert learn_site("example.com", []).layouts == ()
+
+
+def test_pages_without_text_learn_no_layout():
+    patterns = learn_site("example.com", [SitePage(str(i), PageBlocks(())) for i in range(3)])
+    assert patterns.layouts == ()
+
+
+def test_learning_is_deterministic(site_pages):
+    assert learn_site("example.com", site_pages_of(site_pages)) == learn_site("example.com", site_pages_of(site_pages))
+
+
+def test_page_order_does_not_change_the_roles(site_pages):
+    def roles(pages):
+        layouts = learn_site("example.com", site_pages_of(pages)).layouts
+        return [[(s.key, s.role) for s in lay.sections] for lay in layouts]
+    assert roles(site_pages) == roles(reversed(site_pages))
+
+
+def test_title_found_from_link_texts_when_head_title_is_generic(site_pages):
+    generic = [Page(p.id, p.url, p.site, re.sub(r"<title>.*?</title>", "<title>The Daily Example</title>", p.html))
+               for p in site_pages]
+    article = analyze(generic).get("example.com").layouts[0]
+    assert role_of(article, "h1.headline") == "title"
+
+
+def test_analyze_groups_pages_by_site(site_pages):
+    other = [Page(f"other.org/{p.id}", f"http://other.org/{p.id}", "other.org", p.html) for p in site_pages]
+    patterns = analyze([*site_pages, *other])
+    assert sorted(patterns.sites) == ["example.com", "other.org"]
+    assert len(patterns.get("other.org").layouts) == 2
