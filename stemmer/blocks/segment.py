@@ -108,7 +108,7 @@ def segment(root, *, with_links: bool = False) -> PageBlocks:
 
     def flush(path: tuple[str, ...]) -> None:
         """Close the block being read: its text runs since the last block boundary."""
-        text = " ".join("".join(buf).split()) if len(buf) > 1 or not buf[0].isspace() else ""
+        text = " ".join("".join(buf).split())
         anchor = "".join(anchor_buf) if anchor_buf else ""
         buf.clear()
         anchor_buf.clear()
@@ -135,7 +135,7 @@ def segment(root, *, with_links: bool = False) -> PageBlocks:
                 in_anchor += 1
                 if with_links and (href := el.get("href")):
                     links.append((href, " ".join("".join(el.itertext()).split())))
-            if text := el.text:
+            if (text := el.text) and (buf or not text.isspace()):  # no block starts with a space
                 buf.append(text)
                 if in_anchor:
                     anchor_buf.append(text)
@@ -147,7 +147,7 @@ def segment(root, *, with_links: bool = False) -> PageBlocks:
                 paths.pop()
             elif tag == "a":
                 in_anchor -= 1
-        if tail := el.tail:
+        if (tail := el.tail) and (buf or not tail.isspace()):
             buf.append(tail)
             if in_anchor:
                 anchor_buf.append(tail)
