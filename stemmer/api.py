@@ -76,7 +76,8 @@ def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: fl
 
     Yields:
         One `Extraction` per page, in input order; `matched` is False (method
-        ``none``) where no layout covers the page.
+        ``none``) where no layout reaches the threshold, or where the best one
+        finds none of its main text in the page.
     """
     matchers: dict[str, SiteMatcher | None] = {}
     for page in pages:
@@ -90,10 +91,12 @@ def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: fl
             continue
         blocks = segment(parse_html(page.html))
         match = matcher.match(blocks)
-        if match.layout is None:
-            yield unmatched(page.id, page.url, page.site, match.similarity)
-        else:
-            yield apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker)
+        result = None
+        if match.layout is not None:
+            result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker)
+            if not result.text and any(s.role == "main" for s in match.layout.sections):
+                result = None  # a page of another layout that resembles this one: none of its main text
+        yield result or unmatched(page.id, page.url, page.site, match.similarity)
 
 
 def html2txt(html: str) -> str:

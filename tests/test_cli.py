@@ -126,7 +126,8 @@ def test_extract_webstemmer_format_marks_matched_and_unmatched(capsys, patterns)
 def test_extract_strict_and_threshold_options(capsys, patterns):
     _, loose, _ = run(capsys, "extract", "-q", "-p", patterns, "--threshold", "0", DEMO)
     _, strict, _ = run(capsys, "extract", "-q", "-p", patterns, "--threshold", "1.01", DEMO)
-    assert all(json.loads(line)["matched"] for line in loose.splitlines())
+    unmatched = {r["id"] for r in map(json.loads, loose.splitlines()) if not r["matched"]}
+    assert unmatched == {"demo.stemmer.test/about.html"}  # like no layout, though similar to some
     assert not any(json.loads(line)["matched"] for line in strict.splitlines())
     code, _, _ = run(capsys, "extract", "-q", "-p", patterns, "--strict", DEMO)
     assert code == 0
