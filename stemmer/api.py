@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from urllib.parse import urldefrag, urljoin
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from stemmer.blocks import parse_html, segment
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, unmatched
@@ -51,13 +51,26 @@ def _normal_url(url: str) -> str:
     return url
 
 
+def _last_name(url: str) -> str:
+    """The last path segment of a URL or href, without query, fragment and index file."""
+    path = url.split("#", 1)[0].split("?", 1)[0]
+    if "//" in path:
+        path = urlsplit(path).path
+    for index in ("index.html", "index.htm"):
+        if path.endswith("/" + index):
+            path = path[: -len(index)]
+    return path.rstrip("/").rsplit("/", 1)[-1]
+
+
 def _add_link_texts(urls: dict[str, dict[str, SitePage]], outlinks) -> None:
     """Give each page the texts of the crawl's links that point to it (for titles)."""
+    names = {site: {_last_name(u) for u in targets} for site, targets in urls.items()}
     for site, base, links in outlinks:
         targets = urls.get(site, {})
         source = _normal_url(base)
         for href, text in links:
-            if not text or href.startswith(("#", "javascript:", "mailto:")):
+            if (not text or href.startswith(("#", "javascript:", "mailto:"))
+                    or _last_name(href) not in names[site]):  # cheap test before urljoin
                 continue
             target = _normal_url(urljoin(base, href))
             if target != source and target in targets:

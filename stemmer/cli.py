@@ -160,7 +160,7 @@ def _add_analyze(sub) -> None:
     p.add_argument("-T", "--title-threshold", type=float, default=d.title_threshold, metavar="SIM",
                    help=f"least similarity of a title block to the link texts (default {d.title_threshold})")
     p.add_argument("-M", "--main-threshold", type=float, default=d.main_threshold, metavar="SCORE",
-                   help=f"least MainScore of a main-text block (default {d.main_threshold:g})")
+                   help=f"least MainScore of the slot that anchors the main-text container (default {d.main_threshold:g})")
     p.add_argument("-S", "--score-threshold", type=float, default=d.score_threshold, metavar="SCORE",
                    help=f"least score of a layout to keep (default {d.score_threshold:g})")
     p.add_argument("--min-pages", type=int, default=d.min_pages, metavar="N",
@@ -207,7 +207,8 @@ def _add_extract(sub) -> None:
     p.add_argument("-o", "--output", metavar="FILE", help="write here (atomically) instead of stdout")
     p.add_argument("--threshold", type=float, metavar="SIM",
                    help="least similarity to a layout (default: the one stored in the patterns)")
-    p.add_argument("--strict", action="store_true", help="reject a layout when the page lacks one of its fixed blocks")
+    p.add_argument("--strict", action="store_true",
+                   help="reject a layout when the page lacks a slot that every training page of it had")
     p.set_defaults(run=_run_extract)
 
 

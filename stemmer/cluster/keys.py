@@ -8,6 +8,7 @@ get the same keys.
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -54,6 +55,7 @@ class KeyMaker:
         self.webstemmer = webstemmer
         self._enc: dict[str, str] = {}
         self._keys: dict[tuple[str, ...], str] = {}
+        self._within: dict[tuple[tuple[str, ...], tuple[str, ...]], bool] = {}
 
     @classmethod
     def learn(cls, pages: Iterable[PageBlocks], depth: int = 4) -> "KeyMaker":
@@ -108,12 +110,14 @@ class KeyMaker:
         Only the container's innermost elements must match, anywhere in the path:
         wrappers added or renamed higher up do not move the article body.
         """
-        tail = container[-CONTAINER_TAIL:]
-        enc = [self.encoding(raw) for raw in path[:-1]]
-        for start in range(len(enc) - len(tail), -1, -1):
-            if all(_covers(e, want) for e, want in zip(enc[start:], tail)):
-                return True
-        return False
+        inside = self._within.get((path, container))
+        if inside is None:
+            tail = container[-CONTAINER_TAIL:]
+            enc = [self.encoding(raw) for raw in path[:-1]]
+            inside = any(all(_covers(e, want) for e, want in zip(enc[start:], tail))
+                         for start in range(len(enc) - len(tail), -1, -1))
+            self._within[(path, container)] = inside
+        return inside
 
 
 def common_container(paths: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
@@ -134,6 +138,7 @@ def common_container(paths: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
     return tuple(chain)
 
 
+@functools.lru_cache(maxsize=65536)
 def _covers(encoding: str, want: str) -> bool:
     """Whether an element matches a container element: same tag and id, a class in common.
 

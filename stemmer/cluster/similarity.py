@@ -20,7 +20,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Indel
 
 # Weight of a key: 1 + log2(1 + letters / LETTERS_UNIT), at most MAX_REPEATS.
-# Chosen on the dev sites: a 20-letter nav item weighs 2, a 5,000-letter body 6.
+# Chosen on the dev sites: a 10-letter nav item weighs 2, a 1,000-letter body 6.
 LETTERS_UNIT = 10
 MAX_REPEATS = 6
 

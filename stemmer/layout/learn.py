@@ -6,7 +6,6 @@ varying slots, MainScore finds the main text, link texts pointing to a page
 """
 from __future__ import annotations
 
-import difflib
 import math
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -74,21 +73,28 @@ BIG_SHARE = 0.25
 # A slot whose text is mostly link text (a table of contents, a "related" list
 # inside the article) is navigation, not main text.
 MAX_MAIN_LINKED = 0.5
+# Letters in a row that a title shares with the body before they count (shorter
+# runs are what any two texts of one language share).
+MIN_TITLE_RUN = 4
 
 
-def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = AnalyzeParams()) -> SitePatterns:
+def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = AnalyzeParams(), *,
+               keymaker: KeyMaker | None = None) -> SitePatterns:
     """Learn the layouts of one site from its pages.
 
     Args:
         site: the site's host.
         pages: the site's analyzed pages.
         params: thresholds.
+        keymaker: make keys with these tokens instead of learning them from
+            `pages` (`stemmer update` learns new layouts in the site's key space).
 
     Returns:
         The site's patterns; no layouts when no cluster has `min_pages` pages.
     """
     pages = [p for p in pages if p.blocks.blocks]  # an empty page has no layout to share
-    keymaker = KeyMaker.learn((p.blocks for p in pages), params.key_depth)
+    if keymaker is None:
+        keymaker = KeyMaker.learn((p.blocks for p in pages), params.key_depth)
     page_keys = [[keymaker.key(b.path) for b in p.blocks.blocks] for p in pages]
     letters: dict[str, list[int]] = defaultdict(list)
     for p, keys in zip(pages, page_keys):
@@ -150,7 +156,7 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
            if st[1] >= params.diff_threshold and st[2] >= max(params.main_threshold, BIG_SHARE * top)]
     title_key = None
     if big:
-        title_key = _title_key(pages, groups, stats[:big[0]], params)
+        title_key = _title_key(pages, groups, stats[:big[0]], stats[big[0]][0], params)
     title_pos = next((i for i, st in enumerate(stats) if st[0] == title_key), -1)
     anchor = next((i for i in big if i > title_pos), None)
     container = _container(groups, stats[anchor][0], keymaker) if anchor is not None else ()
@@ -183,7 +189,8 @@ def _diffscore(texts: list[str]) -> float:
     return num / den if den else 0.0
 
 
-def _title_key(pages: list[SitePage], groups, candidates, params: AnalyzeParams) -> str | None:
+def _title_key(pages: list[SitePage], groups, candidates, body_key: str,
+               params: AnalyzeParams) -> str | None:
     """The slot most pages vote for as their title; None when most find none."""
     votes: Counter[str | None] = Counter()
     for p, g in zip(pages, groups):
@@ -205,7 +212,7 @@ def _title_key(pages: list[SitePage], groups, candidates, params: AnalyzeParams)
             if match > best_score:
                 best, best_score = key, match
         if best is None:
-            best = _titlability_vote(g, candidates)
+            best = _titlability_vote(g, candidates, body_key)
         votes[best] += 1
     if not votes:
         return None
@@ -213,21 +220,20 @@ def _title_key(pages: list[SitePage], groups, candidates, params: AnalyzeParams)
     return key
 
 
-def _titlability_vote(g, candidates) -> str | None:
+def _titlability_vote(g, candidates, body_key: str) -> str | None:
     """Webstemmer's fallback: the slot whose text runs longest inside the main text."""
-    if not candidates:
+    body = sig("".join(b.text for b in g.get(body_key, ())))[:DIFF_MAX_LETTERS]
+    if not body:
         return None
-    main_key = max(candidates, key=lambda s: s[2])[0]
-    body = sig("".join(b.text for b in g.get(main_key, ())))[:DIFF_MAX_LETTERS]
     best, best_score = None, 1.0
     for key, diff, *_ in candidates:
-        if key not in g or key == main_key:
+        if key not in g:
             continue
         text = sig(g[key][0].text)
         if not text:
             continue
-        blocks = difflib.SequenceMatcher(None, text, body, autojunk=False).get_matching_blocks()
-        score = sum(m.size ** 2 for m in blocks) / len(text) * diff
+        runs = (op.src_end - op.src_start for op in LCSseq.opcodes(text, body) if op.tag == "equal")
+        score = sum(n * n for n in runs if n >= MIN_TITLE_RUN) / len(text) * diff
         if score > best_score:
             best, best_score = key, score
     return best

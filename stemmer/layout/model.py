@@ -43,6 +43,11 @@ class Layout:
         container: normalised tag path under which the main text lies; blocks
             there whose key the layout does not know are taken as main text.
         members: a few member page ids, for reports.
+        first_seen, last_seen: dates (``YYYY-MM-DD``) of the first and the latest
+            crawl with a page of this layout; ``""`` when unknown.
+        seen: pages of this layout over analyze and every update.
+        stale: `stemmer update` found no page of it for longer than its
+            ``--stale-after`` time; kept, not deleted.
     """
 
     id: str
@@ -51,6 +56,10 @@ class Layout:
     sections: tuple[Section, ...]
     container: tuple[str, ...] = ()
     members: tuple[str, ...] = ()
+    first_seen: str = ""
+    last_seen: str = ""
+    seen: int = 0
+    stale: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,12 +72,15 @@ class SitePatterns:
         tokens: the attribute tokens kept in keys, with the share of pages having them.
         params: the analyze parameters, including ``key_depth`` and the
             ``match_threshold`` that extract uses by default.
+        history: what analyze and update did to the file, oldest first: one
+            dict per run (``date``, ``command``, ``pages``, ...).
     """
 
     site: str
     layouts: tuple[Layout, ...]
     tokens: dict[str, float] = field(default_factory=dict)
     params: dict[str, float] = field(default_factory=dict)
+    history: tuple[dict, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,7 @@ def to_json(patterns: SitePatterns) -> dict:
                 "score": lay.score,
                 "container": "/".join(lay.container),
                 "members": list(lay.members),
+                **_seen_fields(lay),
                 "blocks": [
                     {"key": s.key, "role": s.role, "diff": s.diff, "main": s.main,
                      "repeats": s.repeats, "share": s.share, "sample": s.sample,
@@ -51,7 +52,14 @@ def to_json(patterns: SitePatterns) -> dict:
             }
             for lay in patterns.layouts
         ],
+        **({"history": [dict(h) for h in patterns.history]} if patterns.history else {}),
     }
+
+
+def _seen_fields(lay: Layout) -> dict:
+    """The optional first/last-seen dates, count and stale flag of a layout (only those set)."""
+    return {k: v for k, v in (("first_seen", lay.first_seen), ("last_seen", lay.last_seen),
+                              ("seen", lay.seen), ("stale", lay.stale)) if v}
 
 
 def save_patterns(patterns: PatternSet | SitePatterns, directory: str | Path) -> list[Path]:
@@ -133,9 +141,16 @@ def from_json(doc: dict, path: Path | str = "<patterns>") -> SitePatterns:
         site = _field(doc, "site", str)
         tokens = {str(k): float(v) for k, v in _field(doc, "tokens", dict).items()}
         params = {str(k): float(v) for k, v in _field(doc, "params", dict).items()}
+        history = tuple(_history(doc.get("history", [])))
     except (_Missing, TypeError, ValueError) as exc:
         raise PatternFileError(f"{path}: {exc}") from None
-    return SitePatterns(site, layouts, tokens, params)
+    return SitePatterns(site, layouts, tokens, params, history)
+
+
+def _history(entries) -> list[dict]:
+    if not isinstance(entries, list) or not all(isinstance(e, dict) for e in entries):
+        raise _Missing("field 'history' must be a list of objects")
+    return [dict(e) for e in entries]
 
 
 class _Missing(ValueError):
@@ -170,7 +185,9 @@ def _layout(obj: dict, i: int) -> Layout:
     return Layout(_field(obj, "id", str, where), int(obj.get("pages", 0)),
                   float(obj.get("score", 0.0)), tuple(sections),
                   tuple(container.split("/")) if container else (),
-                  tuple(str(m) for m in obj.get("members", ())))
+                  tuple(str(m) for m in obj.get("members", ())),
+                  str(obj.get("first_seen", "")), str(obj.get("last_seen", "")),
+                  int(obj.get("seen", 0)), bool(obj.get("stale", False)))
 
 
 # Webstemmer's extract.py defaults, used to turn its scores into roles.

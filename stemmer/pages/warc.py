@@ -4,6 +4,7 @@ from __future__ import annotations
 import gzip
 import logging
 import os
+import zlib
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
@@ -68,8 +69,8 @@ def _records(f: BinaryIO, path, wanted: Callable, *, warn: bool = True) -> Itera
         try:
             record = next(records)
         except StopIteration:
-            # warcio ends quietly inside a cut-off gzip member or header; only the file's end tells.
-            if size is not None and record is not None and start < size:
+            # warcio ends quietly inside a cut-off gzip member; only the members from here on tell.
+            if size is not None and not _gzip_members_whole(f, start):
                 _damaged(path, start, warn)
             return
         except ArchiveLoadFailed as e:
@@ -93,6 +94,27 @@ def _records(f: BinaryIO, path, wanted: Callable, *, warn: bool = True) -> Itera
             return _damaged(path, start, warn)
         if want:
             yield record, body
+
+
+def _gzip_members_whole(f: BinaryIO, start: int) -> bool:
+    """Whether the gzip members from `start` to the file's end are complete (True if not gzip)."""
+    f.seek(start)
+    if f.read(2) != b"\x1f\x8b":
+        return True
+    f.seek(start)
+    member, fed = zlib.decompressobj(31), False
+    while chunk := f.read(1 << 20):
+        while chunk:
+            try:
+                member.decompress(chunk)
+            except zlib.error:
+                return False
+            fed = True
+            if not member.eof:
+                break
+            chunk = member.unused_data
+            member, fed = zlib.decompressobj(31), False
+    return not fed
 
 
 def _damaged(path, offset: int, warn: bool) -> None:

@@ -61,3 +61,10 @@ def test_non_warc_file_raises_input_error(tmp_path):
     path.write_bytes(gzip.compress(b"<!DOCTYPE html>\n<html></html>\n"))
     with pytest.raises(InputError, match=r"crawl\.warc\.gz: not a WARC file \(first line: '<!DOCTYPE html>'\)"):
         list(read_warc(path))
+
+
+def test_whole_warc_gz_reads_without_warnings(write_warc, html, caplog):
+    path = write_warc([(f"http://ex.com/{i}", html(f"page {i}")) for i in range(3)])
+    with caplog.at_level(logging.WARNING, logger="stemmer"):
+        assert len(list(read_warc(path))) == 3
+    assert caplog.text == ""

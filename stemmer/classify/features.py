@@ -1,0 +1,439 @@
+"""Block features for the classifier: position, tags, class words, R1-R5 ratios, text statistics.
+
+`page_table` cuts a parsed page into exactly the blocks of
+`stemmer.blocks.segment` and keeps, for each, what the layout blocks drop:
+its links and images, and the DOM elements around it.  `Featurizer` turns a
+page table into one row of numbers per block; its feature groups can be
+switched on and off (`GROUPS`), and its vocabularies (ancestor tags, class and
+id words) are learned from training pages and saved with the model.
+
+Ratios follow the template+SVM paper (seed 001): R1 text share of the page,
+R2 link-text share, R3 link-count share, R4 image share, R5 link density,
+each with add-one smoothing, for the block and for the three nearest
+enclosing elements that hold more blocks than it (Web2Text's collapsed DOM:
+an element with a single block in it says nothing new).
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from lxml import etree
+
+from stemmer.blocks.segment import BLOCK_TAGS, CHOP_TAGS, SKIP_TAGS, Block, PageBlocks, encode, letters
+
+GROUPS = ("pos", "tags", "attrs", "ratios", "text", "neigh", "embed")
+LEVELS = 3  # enclosing elements described besides the block itself
+N_FREQ = 4  # sinusoids of the position encoding (sin + cos each)
+MAX_TEXT = 1000  # characters of a block looked at by the text statistics and the embedder
+
+_WORD = re.compile(r"\w+")
+_ATTR_WORD = re.compile(r"[a-z]{2,}")
+_YEAR = re.compile(r"\b(19|20)\d\d\b")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_END_PUNCT = tuple(".!?:;\"'”’。！？…)")
+_PUNCT = frozenset(".,;:!?，。；：！？、")
+# A short English stop list (the commonest function words): prose has many, menus few.
+STOP_WORDS = frozenset(
+    "a about after all also an and any are as at be been but by can could did do does for from had has "
+    "have he her his how i if in into is it its just more most my no not of on one or our out over she "
+    "so some such than that the their them then there these they this to up was we were what when which "
+    "who will with would you your".split())
+
+
+@dataclass(slots=True)
+class PageTable:
+    """A page's blocks with what the classifier needs besides their text.
+
+    Attributes:
+        page: the blocks, identical to `segment(root)`.
+        links, images: per block, the ``<a>`` and ``<img>`` elements opened while it was read.
+        ancestors: per block, ids of its enclosing elements, outermost first.
+        elements: per element id, (tag, class and id words).
+        parent: per element id, its parent's id (-1 for the root).
+    """
+
+    page: PageBlocks
+    links: list[int] = field(default_factory=list)
+    images: list[int] = field(default_factory=list)
+    ancestors: list[tuple[int, ...]] = field(default_factory=list)
+    elements: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
+    parent: list[int] = field(default_factory=list)
+
+    @property
+    def blocks(self) -> tuple[Block, ...]:
+        return self.page.blocks
+
+
+def _attr_words(el) -> tuple[str, ...]:
+    words = []
+    for name in ("class", "id"):
+        value = el.get(name)
+        if value:
+            words.extend(_ATTR_WORD.findall(value.lower()))
+    return tuple(words)
+
+
+def page_table(root) -> PageTable:
+    """Cut a parsed page into blocks as `segment` does, keeping links, images and ancestors.
+
+    Args:
+        root: an lxml element from `parse_html`, or None.
+
+    Returns:
+        The page table; no blocks for None.
+    """
+    table = PageTable(PageBlocks(()))
+    if root is None:
+        return table
+    blocks: list[Block] = []
+    buf: list[str] = []
+    anchor_buf: list[str] = []
+    paths: list[tuple[str, ...]] = [()]
+    stack: list[int] = []  # open elements (ids), outermost first
+    in_anchor = 0
+    pending = [0, 0]  # links, images since the last block boundary
+
+    def flush(path: tuple[str, ...]) -> None:
+        text = " ".join("".join(buf).split())
+        anchor = "".join(anchor_buf) if anchor_buf else ""
+        buf.clear()
+        anchor_buf.clear()
+        if text and (weight := letters(text)):
+            blocks.append(Block(path, text, weight, letters(anchor) if anchor else 0))
+            table.links.append(pending[0])
+            table.images.append(pending[1])
+            table.ancestors.append(tuple(stack))
+        pending[0] = pending[1] = 0
+
+    def boundary() -> None:
+        """A block tag opens or closes, or a br/hr: the text read so far is a block."""
+        if buf:
+            flush(paths[-1])
+        pending[0] = pending[1] = 0
+
+    walker = etree.iterwalk(root, events=("start", "end"))
+    for event, el in walker:
+        tag = el.tag
+        skipped = tag.__class__ is not str or tag in SKIP_TAGS
+        if event == "start":
+            if skipped:
+                walker.skip_subtree()
+                continue
+            if tag in BLOCK_TAGS:
+                boundary()
+                paths.append(paths[-1] + (encode(el),))
+            elif tag in CHOP_TAGS:
+                boundary()
+            elif tag == "a":
+                in_anchor += 1
+                pending[0] += 1
+            elif tag == "img":
+                pending[1] += 1
+            table.parent.append(stack[-1] if stack else -1)
+            stack.append(len(table.elements))
+            table.elements.append((tag, _attr_words(el)))
+            if (text := el.text) and (buf or not text.isspace()):
+                buf.append(text)
+                if in_anchor:
+                    anchor_buf.append(text)
+            continue
+        if not skipped:
+            if tag in BLOCK_TAGS:
+                boundary()
+                paths.pop()
+            elif tag == "a":
+                in_anchor -= 1
+            stack.pop()
+        if (tail := el.tail) and (buf or not tail.isspace()):
+            buf.append(tail)
+            if in_anchor:
+                anchor_buf.append(tail)
+    if buf:
+        flush(())
+    head_title = root.find("head/title")
+    title = " ".join((head_title.text or "").split()) if head_title is not None else ""
+    table.page = PageBlocks(tuple(blocks), title)
+    return table
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text[:MAX_TEXT].lower())
+
+
+def _dice(a: set[str], b: set[str]) -> float:
+    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The learned parts of the features: which ancestor tags and class words get a column."""
+
+    tags: tuple[str, ...] = ()
+    attrs: tuple[str, ...] = ()
+
+    @classmethod
+    def learn(cls, tables: Iterable[PageTable], *, n_tags: int = 40, n_attrs: int = 100) -> Vocabulary:
+        """The `n_tags` tags and `n_attrs` class/id words on the most pages' block ancestors."""
+        tags: Counter[str] = Counter()
+        attrs: Counter[str] = Counter()
+        for t in tables:
+            seen = {i for anc in t.ancestors for i in anc}
+            tags.update({t.elements[i][0] for i in seen})
+            attrs.update({w for i in seen for w in t.elements[i][1]})
+        top = lambda c, n: tuple(sorted(w for w, _ in c.most_common(n)))  # noqa: E731
+        return cls(top(tags, n_tags), top(attrs, n_attrs))
+
+
+def feature_names(vocab: Vocabulary, groups: Sequence[str], embed_dim: int = 0) -> list[str]:
+    """The column names of `Featurizer.transform`, in order."""
+    names: list[str] = []
+    for g in GROUPS:
+        if g not in groups:
+            continue
+        if g == "pos":
+            names += ["pos", "pos_weight", "pos2"]
+            names += [f"pe_{f}_{k}" for k in range(N_FREQ) for f in ("sin", "cos")]
+        elif g == "tags":
+            names += [f"anc_{t}" for t in vocab.tags] + [f"own_{t}" for t in vocab.tags] + ["depth"]
+        elif g == "attrs":
+            names += [f"attr_{w}" for w in vocab.attrs] + [f"ownattr_{w}" for w in vocab.attrs]
+        elif g == "ratios":
+            for lv in range(LEVELS + 1):
+                names += [f"L{lv}_{r}" for r in ("r1", "r2", "r3", "r4", "r5", "blocks", "good", "main")]
+        elif g == "text":
+            names += ["log_weight", "log_words", "word_len", "punct", "punct_ratio", "ends_punct", "copyright",
+                      "year", "digits", "capitals", "stop_ratio", "cjk", "bars", "dup", "title_dice",
+                      "title_same"]
+        elif g == "neigh":
+            names += [f"n{d}_{f}" for d in (-2, -1, 1, 2)
+                      for f in ("log_weight", "r5", "ends_punct", "same_parent", "good")]
+        elif g == "embed":
+            names += [f"emb_{i}" for i in range(embed_dim)]
+    return names
+
+
+class Featurizer:
+    """Turns page tables into feature matrices (one row per block).
+
+    Args:
+        vocab: learned tag and class-word vocabularies.
+        groups: feature groups to compute, a subset of `GROUPS`.
+        embedder: an `Embedder` for the ``embed`` group (ignored without it).
+    """
+
+    def __init__(self, vocab: Vocabulary, groups: Sequence[str] = GROUPS, embedder=None) -> None:
+        unknown = set(groups) - set(GROUPS)
+        if unknown:
+            raise ValueError(f"unknown feature groups {sorted(unknown)}; choose from {', '.join(GROUPS)}")
+        self.vocab = vocab
+        self.groups = tuple(g for g in GROUPS if g in groups and (g != "embed" or embedder is not None))
+        self.embedder = embedder
+        self._tag_index = {t: i for i, t in enumerate(vocab.tags)}
+        self._attr_index = {w: i for i, w in enumerate(vocab.attrs)}
+        self.names = feature_names(vocab, self.groups, embedder.dim if embedder is not None else 0)
+
+    @property
+    def n_features(self) -> int:
+        return len(self.names)
+
+    def transform(self, table: PageTable) -> np.ndarray:
+        """The features of every block of the page: an array (blocks, `n_features`)."""
+        blocks = table.blocks
+        n = len(blocks)
+        if n == 0:
+            return np.zeros((0, self.n_features), dtype=np.float32)
+        stats = _Stats(table)
+        parts = []
+        for g in self.groups:
+            if g == "pos":
+                parts.append(self._pos(stats))
+            elif g == "tags":
+                parts.append(self._tags(table))
+            elif g == "attrs":
+                parts.append(self._attrs(table))
+            elif g == "ratios":
+                parts.append(stats.ratios())
+            elif g == "text":
+                parts.append(stats.text(table.page.title))
+            elif g == "neigh":
+                parts.append(stats.neighbours())
+            elif g == "embed":
+                parts.append(np.asarray(self.embedder.encode([b.text[:MAX_TEXT] for b in blocks]),
+                                        dtype=np.float32).reshape(n, -1))
+        return np.hstack(parts).astype(np.float32, copy=False)
+
+    def _pos(self, stats: _Stats) -> np.ndarray:
+        n = stats.n
+        pos = np.arange(n, dtype=np.float64) / max(n - 1, 1)
+        cum = np.concatenate([[0.0], np.cumsum(stats.weight)[:-1]]) / max(stats.total_weight, 1.0)
+        # The Transformer encoding of the thesis, fed the relative position in
+        # [0, 1] with periods from 2 down to 1/4 of the page.
+        freqs = np.pi * 2.0 ** np.arange(N_FREQ)
+        pe = np.empty((n, 2 * N_FREQ))
+        pe[:, 0::2] = np.sin(pos[:, None] * freqs)
+        pe[:, 1::2] = np.cos(pos[:, None] * freqs)
+        return np.column_stack([pos, cum, pos * pos, pe])
+
+    def _tags(self, table: PageTable) -> np.ndarray:
+        k = len(self.vocab.tags)
+        out = np.zeros((len(table.blocks), 2 * k + 1))
+        index = self._tag_index
+        for r, anc in enumerate(table.ancestors):
+            for i in anc:
+                c = index.get(table.elements[i][0])
+                if c is not None:
+                    out[r, c] += 1
+            if anc:
+                c = index.get(table.elements[anc[-1]][0])
+                if c is not None:
+                    out[r, k + c] = 1
+            out[r, 2 * k] = math.log1p(len(anc))
+        return out
+
+    def _attrs(self, table: PageTable) -> np.ndarray:
+        k = len(self.vocab.attrs)
+        out = np.zeros((len(table.blocks), 2 * k))
+        index = self._attr_index
+        for r, anc in enumerate(table.ancestors):
+            for i in anc:
+                for w in table.elements[i][1]:
+                    c = index.get(w)
+                    if c is not None:
+                        out[r, c] = 1
+            if anc:
+                for w in table.elements[anc[-1]][1]:
+                    c = index.get(w)
+                    if c is not None:
+                        out[r, k + c] = 1
+        return out
+
+
+class _Stats:
+    """Per-page sums over elements, shared by the ratio, text and neighbour features."""
+
+    def __init__(self, table: PageTable) -> None:
+        self.blocks = blocks = table.blocks
+        self.n = n = len(blocks)
+        self.weight = np.array([b.weight for b in blocks], dtype=np.float64)
+        self.anchor = np.array([b.anchor_weight for b in blocks], dtype=np.float64)
+        self.links = np.array(table.links, dtype=np.float64)
+        self.images = np.array(table.images, dtype=np.float64)
+        self.total_weight = float(self.weight.sum())
+        ends = [b.text.rstrip().endswith(_END_PUNCT) for b in blocks]
+        self.ends = np.array(ends, dtype=np.float64)
+        # "Good" text: prose-like blocks (few links, a sentence end or long), the
+        # mass a readability-style main-container search looks for.
+        good = [w if (a * 3 <= w and (e or w >= 80)) else 0.0
+                for w, a, e in zip(self.weight, self.anchor, ends)]
+        self.good = np.array(good)
+        n_el = len(table.elements)
+        sums = np.zeros((n_el, 6))  # weight, anchor, links, images, blocks, good
+        per_block = np.column_stack([self.weight, self.anchor, self.links, self.images, np.ones(n), self.good])
+        for r, anc in enumerate(table.ancestors):
+            if anc:
+                sums[list(anc)] += per_block[r]
+        self.sums = sums
+        self.page_sums = per_block.sum(axis=0)
+        # The main container: from the root down, follow the element holding the
+        # most good text while it keeps at least MAIN_KEEP of the page's good text.
+        main = -1
+        total_good = self.page_sums[5]
+        if total_good > 0:
+            children: dict[int, list[int]] = {}
+            for i, p in enumerate(table.parent):
+                children.setdefault(p, []).append(i)
+            node = -1
+            while True:
+                kids = children.get(node, [])
+                if not kids:
+                    break
+                best = max(kids, key=lambda i: sums[i, 5])
+                if sums[best, 5] < MAIN_KEEP * total_good:
+                    break
+                node = best
+            main = node
+        self.main = main
+        # Containers: per block, the nearest LEVELS enclosing elements that hold more blocks.
+        levels = np.full((n, LEVELS), -1, dtype=np.int64)
+        for r, anc in enumerate(table.ancestors):
+            have, k = 1.0, 0
+            for i in reversed(anc):
+                if sums[i, 4] > have:
+                    levels[r, k] = i
+                    have = sums[i, 4]
+                    k += 1
+                    if k == LEVELS:
+                        break
+        self.levels = levels
+        self.in_main = np.array([float(main >= 0 and main in anc) for anc in table.ancestors])
+        self.parent = np.array([anc[-1] if anc else -1 for anc in table.ancestors])
+
+    def _ratio_rows(self, s: np.ndarray) -> np.ndarray:
+        """R1-R5, log blocks and good share for rows of sums (weight, anchor, links, images, blocks, good)."""
+        p = self.page_sums
+        return np.column_stack([
+            s[:, 0] / (p[0] + 1), s[:, 1] / (p[1] + 1), s[:, 2] / (p[2] + 1), s[:, 3] / (p[3] + 1),
+            s[:, 1] / (s[:, 0] + 1), np.log1p(s[:, 4]), s[:, 5] / (p[5] + 1)])
+
+    def ratios(self) -> np.ndarray:
+        own = np.column_stack([self.weight, self.anchor, self.links, self.images, np.ones(self.n), self.good])
+        parts = [self._ratio_rows(own), self.in_main[:, None]]
+        for lv in range(LEVELS):
+            idx = self.levels[:, lv]
+            s = np.where(idx[:, None] >= 0, self.sums[np.maximum(idx, 0)], self.page_sums[None, :])
+            parts.append(self._ratio_rows(s))
+            main = self.main
+            parts.append(((idx == main) & (main >= 0)).astype(np.float64)[:, None])
+        return np.hstack(parts)
+
+    def text(self, title: str) -> np.ndarray:
+        return _text_stats(self.blocks, title)
+
+    def neighbours(self) -> np.ndarray:
+        n = self.n
+        base = np.column_stack([np.log1p(self.weight), self.anchor / (self.weight + 1), self.ends,
+                                np.zeros(n), self.good / (self.weight + 1)])
+        parts = []
+        for d in (-2, -1, 1, 2):
+            shifted = np.zeros((n, base.shape[1]))
+            lo, hi = max(0, -d), min(n, n - d)
+            if hi > lo:
+                shifted[lo:hi] = base[lo + d:hi + d]
+                shifted[lo:hi, 3] = (self.parent[lo:hi] == self.parent[lo + d:hi + d]).astype(np.float64)
+            parts.append(shifted)
+        return np.hstack(parts)
+
+
+MAIN_KEEP = 0.5  # a readability-style descent stops where no child keeps half the good text
+
+
+def _text_stats(blocks: Sequence[Block], title: str) -> np.ndarray:
+    """Per block: length, punctuation, stop words, digits, capitals, duplicates, likeness to <title>."""
+    counts = Counter(b.text for b in blocks)
+    title_words = set(_words(title))
+    title_sig = " ".join(title.lower().split())
+    rows = []
+    for b in blocks:
+        text = b.text[:MAX_TEXT]
+        words = _words(text)
+        nw = len(words)
+        n_chars = max(len(text), 1)
+        punct = sum(ch in _PUNCT for ch in text)
+        stop = sum(w in STOP_WORDS for w in words)
+        digits = sum(ch.isdigit() for ch in text)
+        caps = sum(w[0].isupper() for w in text.split()) if nw else 0
+        cjk = len(_CJK.findall(text))
+        rows.append((
+            math.log1p(b.weight), math.log1p(nw), (sum(map(len, words)) / nw) if nw else 0.0,
+            min(punct, 20) / 20, punct / n_chars, float(text.rstrip().endswith(_END_PUNCT)),
+            float("©" in text or "copyright" in text.lower()), float(bool(_YEAR.search(text))),
+            digits / n_chars, caps / max(len(text.split()), 1), stop / nw if nw else 0.0, cjk / n_chars,
+            min(text.count("|") + text.count("»") + text.count("·"), 10) / 10,
+            math.log(counts[b.text]), _dice(set(words), title_words),
+            float(bool(title_sig) and " ".join(text.lower().split()) == title_sig)))
+    return np.array(rows, dtype=np.float64).reshape(len(blocks), -1)

@@ -1,0 +1,361 @@
+"""`stemmer update`: keep a site's patterns in step with new crawls of it.
+
+A new crawl is matched against the site's layouts. Pages that match move their
+layout's ``last_seen`` and ``seen`` on; pages that match none are clustered
+among themselves, in the site's key space, and become new layouts with fresh
+ids. Layouts no page has matched for ``stale_after`` days are flagged
+``stale``, never deleted. Old layouts are not re-learned, so their roles
+(pinned or not) stay as they are. The same input twice changes nothing the
+second time: each update records a digest of its pages in the site's history.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from stemmer.api import _add_link_texts, _normal_url
+from stemmer.blocks import PageBlocks, parse_html, segment
+from stemmer.cluster import KeyMaker
+from stemmer.errors import PatternFileError
+from stemmer.extract import SiteMatcher, apply_layout
+from stemmer.layout.history import (add_history, apply_pins, days_between, layout_similarity, stamp,
+                                    today)
+from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
+from stemmer.layout.model import Layout, PatternSet, SitePatterns
+from stemmer.layout.store import load_patterns, site_filename, to_json
+from stemmer.pages import Page
+
+# Layouts no page matched for this many days are flagged stale (`update --stale-after`).
+STALE_AFTER_DAYS = 90
+_LAYOUT_ID = re.compile(r"L(\d+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class SiteUpdate:
+    """What an update did (or, dry, would do) to one site.
+
+    Attributes:
+        site: the site.
+        pages: pages of the site in the input.
+        matched: pages per existing layout id that matched it.
+        new_layouts: (id, pages) of the layouts learned from unmatched pages.
+        unmatched: pages that match no layout, new ones included.
+        stale: layouts newly flagged stale.
+        revived: stale layouts that pages matched again.
+        new_site: the site had no patterns; all its layouts are new.
+        already: the date of an earlier update with this very input, which
+            leaves the site unchanged; ``""`` otherwise.
+    """
+
+    site: str
+    pages: int
+    matched: dict[str, int] = field(default_factory=dict)
+    new_layouts: tuple[tuple[str, int], ...] = ()
+    unmatched: int = 0
+    stale: tuple[str, ...] = ()
+    revived: tuple[str, ...] = ()
+    new_site: bool = False
+    already: str = ""
+
+    @property
+    def changed(self) -> bool:
+        return not self.already
+
+    def summary(self) -> str:
+        """One line: what changed."""
+        if self.already:
+            return f"{self.site}: {self.pages} pages, the same input as the update of {self.already}: no change"
+        if self.new_site:
+            return (f"{self.site}: new site, {len(self.new_layouts)} layouts learned covering "
+                    f"{sum(n for _, n in self.new_layouts)} of {self.pages} pages")
+        parts = [f"{self.site}: {self.pages} pages, {sum(self.matched.values())} matched"
+                 + (f" ({', '.join(f'{k} {v}' for k, v in sorted(self.matched.items(), key=_by_id))})"
+                    if self.matched else "")]
+        if self.new_layouts:
+            parts.append("new layouts " + ", ".join(f"{k} ({n} pages)" for k, n in self.new_layouts))
+        parts.append(f"{self.unmatched} unmatched")
+        if self.stale:
+            parts.append("stale " + ", ".join(self.stale))
+        if self.revived:
+            parts.append("seen again " + ", ".join(self.revived))
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class UpdateResult:
+    """The updated patterns of every site (changed or not) and what changed per site."""
+
+    patterns: PatternSet
+    sites: tuple[SiteUpdate, ...]
+
+    @property
+    def changed(self) -> tuple[str, ...]:
+        """The sites whose patterns changed."""
+        return tuple(s.site for s in self.sites if s.changed)
+
+
+def _by_id(item) -> tuple:
+    m = _LAYOUT_ID.match(item[0])
+    return (0, int(m.group(1)), "") if m else (1, 0, item[0])
+
+
+@dataclass(slots=True)
+class _Site:
+    """One site's pages while they stream in."""
+
+    patterns: SitePatterns | None
+    matcher: SiteMatcher | None
+    digests: list[tuple[str, str]] = field(default_factory=list)
+    matched: Counter = field(default_factory=Counter)
+    keep: list[SitePage] = field(default_factory=list)   # unmatched pages, or all of a new site
+    matched_tokens: set[str] = field(default_factory=set)
+
+
+def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = None,
+           stale_after: int = STALE_AFTER_DAYS, threshold: float | None = None,
+           params: AnalyzeParams | None = None, new_sites: bool = True,
+           progress: Callable[[int], None] | None = None) -> UpdateResult:
+    """Bring the patterns up to date with a new crawl.
+
+    Args:
+        pages: the new crawl's pages, any sites.
+        patterns: the current patterns; not changed (a new set is returned).
+        date: the crawl's date, ``YYYY-MM-DD``; default today (UTC).
+        stale_after: flag layouts not seen for more than this many days.
+        threshold: least similarity of a page to a layout; default each site's ``match_threshold``.
+        params: thresholds for learning new layouts; default the ones stored with each site.
+        new_sites: learn patterns for sites that have none (else leave them out).
+        progress: called with 1 for each page read.
+
+    Returns:
+        The new patterns and a `SiteUpdate` per site of the input.
+
+    Raises:
+        PatternFileError: a site of the input has Webstemmer ``.pat`` patterns, which cannot be updated.
+        ValueError: `date` is not ``YYYY-MM-DD`` or `stale_after` is negative.
+    """
+    from stemmer.layout.history import check_date
+
+    date = check_date(date) if date is not None else today()
+    if stale_after < 0:
+        raise ValueError(f"stale_after must be 0 or more days, got {stale_after}")
+    sites: dict[str, _Site] = {}
+    urls: dict[str, dict[str, SitePage]] = {}
+    outlinks: list[tuple[str, str, list[tuple[str, str]]]] = []
+    for page in pages:
+        st = sites.get(page.site)
+        if st is None:
+            known = patterns.get(page.site)
+            if known is not None and known.params.get("key_style_webstemmer"):
+                raise PatternFileError(f"{page.site}: Webstemmer .pat patterns cannot be updated; "
+                                       "convert them to JSON first (docs/pattern-format.md)")
+            if known is None and not new_sites:
+                continue
+            matcher = SiteMatcher(known, threshold=threshold) if known and known.layouts else None
+            st = sites[page.site] = _Site(known, matcher)
+        st.digests.append((page.id, hashlib.sha256(page.html.encode("utf-8", "replace")).hexdigest()))
+        blocks = segment(parse_html(page.html), with_links=True)
+        if page.url:
+            outlinks.append((page.site, page.url, list(blocks.links)))
+        layout = _match(st.matcher, blocks) if st.matcher else None
+        if layout is not None:
+            st.matched[layout.id] += 1
+            st.matched_tokens.update(_raw_tokens(blocks))
+        elif st.patterns is not None or new_sites:
+            sp = SitePage(page.id, blocks, list(page.anchors))
+            st.keep.append(sp)
+            if page.url:
+                urls.setdefault(page.site, {})[_normal_url(page.url)] = sp
+        if progress:
+            progress(1)
+    _add_link_texts(urls, outlinks)
+
+    out = dict(patterns.sites)
+    changes = []
+    for name, st in sorted(sites.items()):
+        digest = _digest(st.digests)
+        if st.patterns is None:
+            learned = learn_site(name, st.keep, params or AnalyzeParams())
+            learned = stamp(learned, date, pages=len(st.digests))
+            learned = replace(learned, history=(*learned.history[:-1], {
+                **learned.history[-1], "command": "update", "input": digest}))
+            out[name] = learned
+            changes.append(SiteUpdate(name, len(st.digests), new_layouts=tuple(
+                (lay.id, lay.pages) for lay in learned.layouts),
+                unmatched=len(st.keep) - sum(lay.pages for lay in learned.layouts), new_site=True))
+            continue
+        earlier = next((h.get("date", "?") for h in st.patterns.history if h.get("input") == digest), None)
+        if earlier is not None:
+            changes.append(SiteUpdate(name, len(st.digests), already=str(earlier)))
+            continue
+        site, change = _update_site(st, date, stale_after, params, digest)
+        out[name] = site
+        changes.append(change)
+    return UpdateResult(PatternSet(out), tuple(changes))
+
+
+def _match(matcher: SiteMatcher, blocks: PageBlocks) -> Layout | None:
+    """The layout a page matches, as extract decides it (None: unmatched)."""
+    m = matcher.match(blocks)
+    if m.layout is None:
+        return None
+    if any(s.role == "main" for s in m.layout.sections):
+        # extract calls a page whose layout finds none of its main text unmatched
+        if not apply_layout("", None, "", blocks, m, matcher.keymaker).text:
+            return None
+    return m.layout
+
+
+def _raw_tokens(blocks: PageBlocks) -> set[str]:
+    """The class and id tokens of a page's block paths, as keys see them."""
+    from stemmer.cluster.keys import _tokens
+
+    return {t for enc in {e for b in blocks.blocks for e in b.path} for t in _tokens(enc)[1]}
+
+
+def _digest(items: list[tuple[str, str]]) -> str:
+    """An order-free fingerprint of a site's input pages (ids and contents)."""
+    h = hashlib.sha256()
+    for page_id, content in sorted(items):
+        h.update(f"{page_id}\0{content}\n".encode("utf-8", "replace"))
+    return "sha256:" + h.hexdigest()[:32]
+
+
+def _params_of(site: SitePatterns) -> AnalyzeParams:
+    """The analyze parameters stored with a site (defaults for any missing)."""
+    defaults = AnalyzeParams()
+    known = {k: type(getattr(defaults, k))(v) for k, v in site.params.items()
+             if k in AnalyzeParams.__dataclass_fields__}
+    return replace(defaults, **known)
+
+
+def _update_site(st: _Site, date: str, stale_after: int, params: AnalyzeParams | None,
+                 digest: str) -> tuple[SitePatterns, SiteUpdate]:
+    site = st.patterns
+    assert site is not None
+    params = params or _params_of(site)
+    # Learn the unmatched pages' layouts in the site's key space, plus the tokens
+    # of the new template: only tokens that no matched page carries, so the keys
+    # of the pages that still match the old layouts do not change.
+    new_layouts: tuple[Layout, ...] = ()
+    tokens = dict(site.tokens)
+    if st.keep:
+        fresh = KeyMaker.learn((p.blocks for p in st.keep if p.blocks.blocks), params.key_depth)
+        added = {t: s for t, s in fresh.token_share.items() if t not in tokens and t not in st.matched_tokens}
+        tokens.update(added)
+        keymaker = KeyMaker(tokens, int(site.params.get("key_depth", params.key_depth)))
+        learned = learn_site(site.site, st.keep, params, keymaker=keymaker)
+        new_layouts = _fresh_ids(learned.layouts, site.layouts, date)
+        if not new_layouts:
+            tokens = dict(site.tokens)  # nothing learned: keep the key space as it was
+    still_unmatched = len(st.keep)
+    if new_layouts:
+        trial = replace(site, layouts=new_layouts, tokens=tokens)
+        matcher = SiteMatcher(trial, threshold=st.matcher.threshold if st.matcher else None)
+        still_unmatched = sum(_match(matcher, p.blocks) is None for p in st.keep)
+
+    history_start = next((h.get("date") for h in site.history if h.get("date")), date)
+    layouts, stale, revived = [], [], []
+    for lay in site.layouts:
+        n = st.matched.get(lay.id, 0)
+        if n:
+            if lay.stale:
+                revived.append(lay.id)
+            lay = replace(lay, seen=lay.seen + n, last_seen=max(lay.last_seen, date), stale=False,
+                          first_seen=lay.first_seen or "")
+        elif not lay.stale:
+            since = lay.last_seen or lay.first_seen or min(history_start, date)
+            if days_between(since, date) > stale_after:
+                lay = replace(lay, stale=True)
+                stale.append(lay.id)
+        layouts.append(lay)
+    layouts += new_layouts
+    entry = {"date": date, "command": "update", "pages": len(st.digests),
+             "matched": sum(st.matched.values()), "new_layouts": [lay.id for lay in new_layouts],
+             "input": digest}
+    updated = add_history(replace(site, layouts=tuple(layouts), tokens=dict(sorted(tokens.items()))), entry)
+    change = SiteUpdate(site.site, len(st.digests), dict(st.matched),
+                        tuple((lay.id, lay.pages) for lay in new_layouts), still_unmatched,
+                        tuple(stale), tuple(revived))
+    return updated, change
+
+
+def _fresh_ids(learned: tuple[Layout, ...], existing: tuple[Layout, ...], date: str) -> tuple[Layout, ...]:
+    """New layouts with ids after the existing ones, dated, with the pins of the nearest old layout."""
+    numbers = [int(m.group(1)) for lay in existing if (m := _LAYOUT_ID.match(lay.id))]
+    next_id = max(numbers, default=-1) + 1
+    taken = {lay.id for lay in existing}
+    out = []
+    for lay in learned:
+        while f"L{next_id}" in taken:
+            next_id += 1
+        lay = replace(lay, id=f"L{next_id}", first_seen=date, last_seen=date, seen=lay.pages)
+        next_id += 1
+        if existing:
+            nearest = max(existing, key=lambda old: layout_similarity(lay, old))
+            lay, _ = apply_pins(lay, nearest)
+        out.append(lay)
+    return tuple(out)
+
+
+def pattern_files(source: str | Path) -> dict[str, Path]:
+    """The file of each site's patterns in a pattern directory or file (JSON files only).
+
+    Raises:
+        PatternFileError: a file cannot be read, or `source` does not exist.
+    """
+    path = Path(source)
+    if path.is_dir():
+        files = sorted(p for p in path.iterdir() if p.suffix in (".json", ".pat"))
+    elif path.exists():
+        files = [path]
+    else:
+        raise PatternFileError(f"{path}: no such file or directory")
+    return {site: f for f in files for site in load_patterns(f).sites}
+
+
+def save_update(result: UpdateResult, source: str | Path) -> list[Path]:
+    """Write the changed sites' pattern files back where they came from, all or none.
+
+    Every file is first written beside its target; only when all are written
+    are they renamed into place. A site that had no file gets ``<site>.json``
+    in the pattern directory.
+
+    Returns:
+        The paths written.
+    """
+    import json
+
+    target = Path(source)
+    files = pattern_files(target) if target.exists() else {}
+    plan = []
+    for name in result.changed:
+        site = result.patterns.get(name)
+        if site is None:
+            continue
+        path = files.get(name)
+        if path is None:
+            if not target.is_dir():
+                continue  # a single pattern file: other sites have nowhere to go
+            path = target / site_filename(name)
+        plan.append((path, json.dumps(to_json(site), ensure_ascii=False, indent=1) + "\n"))
+    temps = []
+    try:
+        for path, text in plan:
+            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            temps.append(tmp)
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(text)
+        for (path, _), tmp in zip(plan, temps):
+            os.replace(tmp, path)
+    except BaseException:
+        for tmp in temps:
+            Path(tmp).unlink(missing_ok=True)
+        raise
+    return [path for path, _ in plan]
