@@ -160,6 +160,9 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
     title_pos = next((i for i, st in enumerate(stats) if st[0] == title_key), -1)
     anchor = next((i for i in big if i > title_pos), None)
     container = _container(groups, stats[anchor][0], keymaker) if anchor is not None else ()
+    if container:
+        later = [stats[i][0] for i in big if i > anchor]
+        container = _with_continuation(container, groups, later, keymaker)
 
     sections = []
     for i, (key, diff, main, rep, share, linked) in enumerate(stats):
@@ -245,6 +248,22 @@ def _container(groups, key: str, keymaker: KeyMaker) -> tuple[str, ...]:
     while chain and _tag(chain[-1]) in _INNER_TAGS:
         chain = chain[:-1]
     return chain
+
+
+def _with_continuation(container: tuple[str, ...], groups, later: list[str],
+                       keymaker: KeyMaker) -> tuple[str, ...]:
+    """Widen the container to its parent when the body goes on in a sibling element.
+
+    A post split into ``entry-body`` and ``entry-more`` has its parts in
+    siblings; comments and "related" lists nest deeper or further away.
+    """
+    for key in later:
+        if _inside(groups, key, container, keymaker):
+            continue
+        other = _container(groups, key, keymaker)
+        if len(other) == len(container) and other[:-1] == container[:-1]:
+            return container[:-1]
+    return container
 
 
 def _tag(encoding: str) -> str:
