@@ -30,14 +30,15 @@ CONTAINER_TAIL = 3
 _HAS_DIGIT = re.compile(r"\d")
 
 
-def _tokens(encoding: str) -> tuple[str, list[str]]:
+@functools.lru_cache(maxsize=65536)
+def _tokens(encoding: str) -> tuple[str, tuple[str, ...]]:
     """Split ``tag.c1.c2#id`` into the tag and its tokens (ids keep their ``#``)."""
     head, _, ident = encoding.partition("#")
     tag, *classes = head.split(".")
     classes = [c for c in classes if c]
     if ident:
         classes.append("#" + ident)
-    return tag, classes
+    return tag, tuple(classes)
 
 
 class KeyMaker:
