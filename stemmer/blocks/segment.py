@@ -72,6 +72,16 @@ class PageBlocks:
         return sum(b.weight for b in self.blocks)
 
 
+def _code_text(raw: str) -> str:
+    """The text of a ``<pre>`` block: its lines and indentation kept, blank edges dropped."""
+    lines = [line.rstrip() for line in raw.replace("\r\n", "\n").split("\n")]
+    while lines and not lines[0]:
+        lines.pop(0)
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines).expandtabs(4)
+
+
 def encode(el) -> str:
     """`tag.class1.class2#id` with classes sorted and lower-cased."""
     tag = el.tag
@@ -108,7 +118,10 @@ def segment(root, *, with_links: bool = False) -> PageBlocks:
 
     def flush(path: tuple[str, ...]) -> None:
         """Close the block being read: its text runs since the last block boundary."""
-        text = " ".join("".join(buf).split())
+        if path and path[-1].startswith("pre") and path[-1][3:4] in ("", ".", "#"):
+            text = _code_text("".join(buf))
+        else:
+            text = " ".join("".join(buf).split())
         anchor = "".join(anchor_buf) if anchor_buf else ""
         buf.clear()
         anchor_buf.clear()

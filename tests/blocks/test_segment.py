@@ -172,3 +172,8 @@ def test_deep_nesting_does_not_recurse(html):
 def test_hundreds_of_unclosed_divs_keep_the_text_after_them(html):
     page = html("<p>before</p>" + "<div>comment " * 300 + "<p>after</p>")
     assert texts(page)[-1] == "after"
+
+
+def test_code_keeps_its_lines_and_indentation():
+    page = "<pre class='highlight'><code>\n\ndef f():\n    return 1  \n</code></pre><p>a   b\n c</p>"
+    assert texts(page) == ["def f():\n    return 1", "a b c"]
