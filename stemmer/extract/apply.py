@@ -82,11 +82,18 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
                 if title is not None:
                     continue
                 title = b.text
-            out.append(ExtractedBlock(role, n, b.text, b.tag))
+            out.append(ExtractedBlock(role, n, b.text, _tag(b)))
         elif container and b.anchor_weight * 2 <= b.weight and keymaker.within(b.path, container):
-            out.append(ExtractedBlock("main", -1, b.text, b.tag, "container"))
+            out.append(ExtractedBlock("main", -1, b.text, _tag(b), "container"))
     return Extraction(page_id, url, site, True, layout.id, round(match.similarity, 4), title,
                       tuple(out), "pattern")
+
+
+def _tag(block) -> str:
+    """The block's tag for Markdown: a paragraph of a quotation counts as the quotation."""
+    if block.tag == "p" and any(e.startswith("blockquote") for e in block.path[-3:-1]):
+        return "blockquote"
+    return block.tag
 
 
 def unmatched(page_id: str, url: str | None, site: str, similarity: float = 0.0) -> Extraction:

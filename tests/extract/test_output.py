@@ -123,3 +123,11 @@ def test_webstemmer_lines_keep_the_main_n_form_for_container_blocks():
               ExtractedBlock("main", 3, "Body", "p"), ExtractedBlock("main", -1, "Aside", "p", "container"))
     ex = Extraction("a", None, "s", True, "L0", 1.0, None, blocks, "pattern")
     assert to_webstemmer(ex).splitlines()[2:-1] == ["MAIN-0: Lead quote", "MAIN-3: Body", "MAIN-3: Aside"]
+
+
+def test_markdown_quotes_the_paragraphs_of_a_blockquote():
+    from stemmer.blocks import parse_html, segment
+    from stemmer.extract.apply import _tag
+
+    page = segment(parse_html("<html><body><blockquote><p>Quoted words</p></blockquote><p>Plain</p></body></html>"))
+    assert [_tag(b) for b in page.blocks] == ["blockquote", "p"]
