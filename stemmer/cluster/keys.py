@@ -106,19 +106,42 @@ class KeyMaker:
         return tuple(self.encoding(e) for e in path)
 
     def within(self, path: tuple[str, ...], container: tuple[str, ...]) -> bool:
-        """Whether a block path lies inside `container` (see `common_container`).
+        """Whether a block path lies inside `container` and outside any box in it.
 
         Only the container's innermost elements must match, anywhere in the path:
-        wrappers added or renamed higher up do not move the article body.
+        wrappers added or renamed higher up do not move the article body.  A box
+        is an element below the container that names itself as noise (`boxed`):
+        a "related" list or a share bar embedded in the article.
         """
         inside = self._within.get((path, container))
         if inside is None:
             tail = container[-CONTAINER_TAIL:]
             enc = [self.encoding(raw) for raw in path[:-1]]
-            inside = any(all(_covers(e, want) for e, want in zip(enc[start:], tail))
-                         for start in range(len(enc) - len(tail), -1, -1))
+            end = next((start + len(tail) for start in range(len(enc) - len(tail), -1, -1)
+                        if all(_covers(e, want) for e, want in zip(enc[start:], tail))), None)
+            inside = end is not None and not any(boxed(raw) for raw in path[end:])
             self._within[(path, container)] = inside
         return inside
+
+
+# Readability's test for elements that are unlikely to hold the article:
+# a class or id naming one of these, unless it also names one of _MAYBE.
+_UNLIKELY = re.compile(
+    r"-ad-|ad-break|agegate|banner|breadcrumb|combx|comment|community|disqus|extra|footer|gdpr|"
+    r"legends|menu|pager|pagination|popup|promo|related|remark|replies|rss|share|shoutbox|"
+    r"sidebar|skyscraper|social|sponsor|supplemental|tags|widget")
+_MAYBE = re.compile(r"and|article|body|column|content|main|shadow")
+_BOX_TAGS = frozenset({"aside", "nav", "footer", "form"})
+
+
+@functools.lru_cache(maxsize=65536)
+def boxed(raw: str) -> bool:
+    """Whether an element (raw ``tag.c1.c2#id``) is a box of noise inside an article."""
+    tag, tokens = _tokens(raw)
+    if tag in _BOX_TAGS:
+        return True
+    names = " ".join(tokens)
+    return bool(_UNLIKELY.search(names)) and not _MAYBE.search(names)
 
 
 def common_container(paths: Iterable[tuple[str, ...]]) -> tuple[str, ...]:

@@ -69,3 +69,12 @@ def test_webstemmer_style_encoding():
 
 def test_learning_from_no_pages_gives_an_empty_vocabulary():
     assert KeyMaker.learn([]).token_share == {}
+
+
+def test_a_related_box_inside_the_container_is_not_within_it():
+    keymaker = KeyMaker({"story": 1.0, "related": 1.0})
+    container = ("body", "div.story")
+    assert keymaker.within(("body", "div.story", "p"), container)
+    assert not keymaker.within(("body", "div.story", "div.related", "ul", "li"), container)
+    assert not keymaker.within(("body", "div.story", "aside", "p"), container)
+    assert not keymaker.within(("body", "div.other", "p"), container)
