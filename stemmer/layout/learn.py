@@ -15,7 +15,7 @@ from rapidfuzz.distance import Indel, LCSseq
 
 from stemmer.blocks import Block, PageBlocks, sig
 from stemmer.cluster import KeyMaker, cluster_pages, layout_sequence, similarity_matrix
-from stemmer.cluster.keys import common_container
+from stemmer.cluster.keys import boxed, common_container
 from stemmer.cluster.similarity import repeats
 from stemmer.layout.model import Layout, Section, SitePatterns
 
@@ -76,6 +76,9 @@ MAX_MAIN_LINKED = 0.5
 # Letters in a row that a title shares with the body before they count (shorter
 # runs are what any two texts of one language share).
 MIN_TITLE_RUN = 4
+# A slot is in a box of noise when one of its last elements names itself so;
+# higher up, page-wide wrappers (an ASP.NET <form>) would catch everything.
+BOX_DEPTH = 4
 
 
 def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = AnalyzeParams(), *,
@@ -151,9 +154,11 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
 
     # The main text is the container of the first text-heavy slot after the title:
     # the article body comes before the comments and the "related" lists.
-    top = max((st[2] for st in stats), default=0.0)
-    big = [i for i, st in enumerate(stats)
-           if st[1] >= params.diff_threshold and st[2] >= max(params.main_threshold, BIG_SHARE * top)]
+    # Slots inside boxes of noise (comments, sidebars) are neither.
+    text_slots = [i for i, st in enumerate(stats)
+                  if st[1] >= params.diff_threshold and not _in_box(groups, st[0])]
+    top = max((stats[i][2] for i in text_slots), default=0.0)
+    big = [i for i in text_slots if stats[i][2] >= max(params.main_threshold, BIG_SHARE * top)]
     title_key = None
     if big:
         title_key = _title_key(pages, groups, stats[:big[0]], stats[big[0]][0], params)
@@ -264,6 +269,16 @@ def _with_continuation(container: tuple[str, ...], groups, later: list[str],
         if len(other) == len(container) and other[:-1] == container[:-1]:
             return container[:-1]
     return container
+
+
+def _in_box(groups, key: str) -> bool:
+    """Whether most blocks of slot `key` lie in an element that names itself as noise (`boxed`)."""
+    inside = total = 0
+    for g in groups:
+        for b in g.get(key, ()):
+            total += 1
+            inside += any(boxed(e) for e in b.path[-BOX_DEPTH:])
+    return inside * 2 > total
 
 
 def _tag(encoding: str) -> str:
