@@ -6,6 +6,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from stemmer.blocks import parse_html, segment
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, unmatched
+from stemmer.layout.history import check_date, stamp, today
 from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
 from stemmer.layout.model import PatternSet
 from stemmer.pages import Page
@@ -14,13 +15,15 @@ Progress = Callable[[int], None]
 
 
 def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
-            progress: Progress | None = None) -> PatternSet:
+            progress: Progress | None = None, date: str | None = None) -> PatternSet:
     """Learn the layouts of every site in a crawl.
 
     Args:
         pages: the crawl's pages (any sites, any order).
         params: thresholds; defaults tuned on the dev sites.
         progress: called with 1 for each page read, for a progress bar.
+        date: the crawl's date (``YYYY-MM-DD``), the layouts' first and last
+            seen date; default today (UTC).
 
     Returns:
         One `SitePatterns` per site; sites with no layout of `min_pages` pages
@@ -40,7 +43,9 @@ def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
         if progress:
             progress(1)
     _add_link_texts(urls, outlinks)
-    return PatternSet({site: learn_site(site, sps, params) for site, sps in sorted(by_site.items())})
+    date = check_date(date) if date is not None else today()
+    return PatternSet({site: stamp(learn_site(site, sps, params), date, pages=len(sps))
+                       for site, sps in sorted(by_site.items())})
 
 
 def _normal_url(url: str) -> str:

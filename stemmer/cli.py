@@ -3,16 +3,20 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import logging
 import os
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 from stemmer import __version__, api
 from stemmer.errors import InputError, StemmerError
 from stemmer.layout.learn import AnalyzeParams
-from stemmer.layout.store import load_patterns, save_patterns
+from stemmer.extract.drift import DriftStats
+from stemmer.layout.history import carry_over_saved, check_date
+from stemmer.layout.store import load_patterns, save_patterns, write_atomic
 from stemmer.output import FORMATS, Writer
 from stemmer.pages import read_pages
 
@@ -165,6 +169,7 @@ def _add_analyze(sub) -> None:
                    help=f"least score of a layout to keep (default {d.score_threshold:g})")
     p.add_argument("--min-pages", type=int, default=d.min_pages, metavar="N",
                    help=f"least pages of a layout to keep (default {d.min_pages})")
+    _add_date_option(p)
     p.set_defaults(run=_run_analyze)
 
 
@@ -175,12 +180,13 @@ def _run_analyze(args) -> int:
     progress = _Progress("analyze", args.quiet)
     bad = _BadInputs(args.debug)
     patterns = api.analyze(read_pages(args.inputs, charset=args.charset, on_error=bad),
-                           params=params, progress=progress)
+                           params=params, progress=progress, date=args.date)
     seconds = progress.close()
     if not patterns.sites:
         if bad.count:
             return 1
         raise InputError("no readable HTML pages in the input")
+    patterns = carry_over_saved(patterns, args.output)  # keep the roles a user pinned in the files replaced
     paths = save_patterns(patterns, args.output)
     if not args.quiet:
         for site in patterns.sites.values():
@@ -209,6 +215,8 @@ def _add_extract(sub) -> None:
                    help="least similarity to a layout (default: the one stored in the patterns)")
     p.add_argument("--strict", action="store_true",
                    help="reject a layout when the page lacks a slot that every training page of it had")
+    p.add_argument("--stats", metavar="FILE",
+                   help="write per-site page counts and unmatched shares (the drift signal) as JSON here")
     p.set_defaults(run=_run_extract)
 
 
@@ -221,6 +229,7 @@ def _run_extract(args) -> int:
     progress = _Progress("extract", args.quiet)
     bad = _BadInputs(args.debug)
     matched = 0
+    drift = DriftStats(patterns.sites)
     try:
         with _output(args.output) as out:
             writer = Writer(out, args.format)
@@ -228,6 +237,7 @@ def _run_extract(args) -> int:
                                   threshold=args.threshold, strict=args.strict):
                 writer.write(ex)
                 matched += ex.matched
+                drift.add(ex)
                 progress()
             if bad.count and not progress.n:
                 raise _NothingRead
@@ -239,7 +249,19 @@ def _run_extract(args) -> int:
         share = f" ({matched / progress.n:.0%})" if progress.n else ""
         print(f"stemmer: extract: {progress.n} pages, {matched} matched{share} in {seconds:.1f} s",
               file=sys.stderr)
+        for line in drift.lines():
+            print(f"stemmer: extract: {line}", file=sys.stderr)
+    if args.stats:
+        _write_file(args.stats, json.dumps(drift.to_json(), indent=1) + "\n")
     return bad.status()
+
+
+def _write_file(path: str, text: str) -> None:
+    """Write a whole file atomically; an error names `path`, not the temporary file."""
+    try:
+        write_atomic(Path(os.path.abspath(path)), text)
+    except OSError as exc:
+        raise OSError(exc.errno, exc.strerror, path) from None
 
 
 @contextlib.contextmanager
@@ -279,6 +301,120 @@ def _run_html2txt(args) -> int:
     return bad.status()
 
 
+# --- update --------------------------------------------------------------
+
+def _add_date_option(p) -> None:
+    def date(value: str) -> str:
+        try:
+            return check_date(value)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    p.add_argument("--date", type=date, metavar="YYYY-MM-DD",
+                   help="the crawl's date, recorded as the layouts' first/last seen (default: today, UTC)")
+
+
+def _add_update(sub) -> None:
+    p = sub.add_parser(
+        "update", help="match a new crawl against the patterns and learn the layouts it adds",
+        description="Match each page of a new crawl to its site's layouts; cluster the pages that match "
+        "none into new layouts; keep first/last-seen dates and counts; flag layouts not seen for a while. "
+        "Writes the pattern files back in place, all or none; the same input twice changes nothing.")
+    p.add_argument("patterns", metavar="PATTERNS", help="pattern directory (sites without a file get one) "
+                   "or one site's .json file")
+    _add_input_options(p)
+    p.add_argument("--dry-run", action="store_true", help="print what would change, write nothing")
+    p.add_argument("--stale-after", type=int, default=90, metavar="DAYS",
+                   help="flag layouts no page matched for more than DAYS days (default 90)")
+    p.add_argument("--threshold", type=float, metavar="SIM",
+                   help="least similarity to a layout (default: the one stored in the patterns)")
+    _add_date_option(p)
+    p.set_defaults(run=_run_update)
+
+
+def _run_update(args) -> int:
+    from stemmer.layout.model import PatternSet
+    from stemmer.updater import save_update, update
+
+    if args.stale_after < 0:
+        print(f"stemmer update: error: --stale-after must be 0 or more days, got {args.stale_after}",
+              file=sys.stderr)
+        return 2
+    source = Path(args.patterns)
+    if source.is_dir() and not any(f.suffix in (".json", ".pat") for f in source.iterdir()):
+        patterns = PatternSet()  # an empty directory: every site is new
+    else:
+        patterns = load_patterns(source)
+    progress = _Progress("update", args.quiet)
+    bad = _BadInputs(args.debug)
+    result = update(read_pages(args.inputs, charset=args.charset, on_error=bad), patterns, date=args.date,
+                    stale_after=args.stale_after, threshold=args.threshold, new_sites=source.is_dir(),
+                    progress=progress)
+    seconds = progress.close()
+    if not result.sites and not result.left_out:
+        if bad.count:
+            return 1
+        raise InputError("no readable HTML pages in the input")
+    written = [] if args.dry_run else save_update(result, source)
+    if not args.quiet:
+        for change in result.sites:
+            print(f"stemmer: update: {change.summary()}", file=sys.stderr)
+        for site, n in result.left_out.items():
+            print(f"stemmer: update: {site}: {n} pages left out, no patterns for this site in {args.patterns}",
+                  file=sys.stderr)
+        done = ("dry run: nothing written" if args.dry_run
+                else f"{len(written)} pattern files written" if written else "nothing changed")
+        print(f"stemmer: update: {progress.n} pages, {done} ({seconds:.1f} s)", file=sys.stderr)
+    return bad.status()
+
+
+# --- report --------------------------------------------------------------
+
+def _add_report(sub) -> None:
+    p = sub.add_parser(
+        "report", help="write an HTML report of the learned layouts, and of how pages fare with them",
+        description="Write one self-contained HTML file: per site its layouts, their blocks with roles and "
+        "scores, and for pages given as INPUT their blocks coloured by role beside the extracted text; "
+        "unmatched pages with their nearest layout; charts of layout sizes and page similarities.")
+    p.add_argument("patterns", metavar="PATTERNS", help="pattern directory or a site's .json (or .pat) file")
+    p.add_argument("inputs", nargs="*", metavar="INPUT", help="pages of the sites to show (any input of extract)")
+    p.add_argument("-o", "--output", default="report.html", metavar="FILE",
+                   help="the HTML file to write, atomically (default: report.html; - for stdout)")
+    p.add_argument("-n", "--pages-per-layout", type=int, default=3, metavar="N",
+                   help="pages shown block by block per layout (default 3)")
+    p.add_argument("--threshold", type=float, metavar="SIM",
+                   help="least similarity to a layout (default: the one stored in the patterns)")
+    p.add_argument("-c", "--charset", metavar="NAME", help="charset of pages that declare none")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress, summary or warnings")
+    p.set_defaults(run=_run_report)
+
+
+def _run_report(args) -> int:
+    from stemmer.layout.history import today
+    from stemmer.reporter import report
+
+    if args.pages_per_layout < 0:
+        print(f"stemmer report: error: --pages-per-layout must be 0 or more, got {args.pages_per_layout}",
+              file=sys.stderr)
+        return 2
+    patterns = load_patterns(args.patterns)
+    progress = _Progress("report", args.quiet)
+    bad = _BadInputs(args.debug)
+    pages = read_pages(args.inputs, charset=args.charset, on_error=bad) if args.inputs else ()
+    html = report(patterns, pages, pages_per_layout=args.pages_per_layout, threshold=args.threshold,
+                  source=args.patterns, generated=today(), progress=progress)
+    seconds = progress.close()
+    if bad.count and not progress.n:
+        return 1  # no input could be read: no report
+    if args.output == "-":
+        sys.stdout.write(html)
+    else:
+        _write_file(args.output, html)
+    if not args.quiet:
+        print(f"stemmer: report: {len(patterns.sites)} sites, {progress.n} pages -> {args.output} "
+              f"({seconds:.1f} s)", file=sys.stderr)
+    return bad.status()
+
+
 # --- main ----------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -295,6 +431,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_extract(sub)
     _add_html2txt(sub)
     _add_crawl(sub)
+    _add_update(sub)
+    _add_report(sub)
     return parser
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from stemmer.cluster import layout_sequence, similarity
 from stemmer.errors import PatternFileError
-from stemmer.layout.model import Layout, PatternSet, Section, SitePatterns
+from stemmer.layout.model import Layout, PatternSet, SitePatterns
 from stemmer.layout.store import load_patterns, site_filename
 
 log = logging.getLogger("stemmer")
@@ -57,11 +57,14 @@ def add_history(site: SitePatterns, entry: dict) -> SitePatterns:
     return replace(site, history=(*site.history, entry)[-HISTORY_MAX:])
 
 
-def stamp(site: SitePatterns, date: str, *, pages: int) -> SitePatterns:
-    """A freshly analyzed site: every layout first and last seen on `date`, seen on its pages."""
+def stamp(site: SitePatterns, date: str, *, pages: int, command: str = "analyze", **entry) -> SitePatterns:
+    """A freshly learned site: every layout first and last seen on `date`, seen on its pages.
+
+    The run goes into the history as ``{"date", "command", "pages", "layouts", **entry}``.
+    """
     layouts = tuple(replace(lay, first_seen=date, last_seen=date, seen=lay.pages) for lay in site.layouts)
-    return add_history(replace(site, layouts=layouts),
-                       {"date": date, "command": "analyze", "pages": pages, "layouts": len(layouts)})
+    return add_history(replace(site, layouts=layouts), {"date": date, "command": command, "pages": pages,
+                                                        "layouts": len(layouts), **entry})
 
 
 def layout_similarity(a: Layout, b: Layout) -> float:
@@ -149,8 +152,3 @@ def carry_over_saved(patterns: PatternSet, directory: str | Path) -> PatternSet:
                     log.warning("%s", w)
         sites[name] = site
     return PatternSet(sites)
-
-
-def pinned_sections(site: SitePatterns) -> list[tuple[str, Section]]:
-    """(layout id, section) of every pinned slot of a site."""
-    return [(lay.id, s) for lay in site.layouts for s in lay.sections if s.pinned]

@@ -22,10 +22,11 @@ from pathlib import Path
 from stemmer.api import _add_link_texts, _normal_url
 from stemmer.blocks import PageBlocks, parse_html, segment
 from stemmer.cluster import KeyMaker
+from stemmer.cluster.keys import _tokens
 from stemmer.errors import PatternFileError
 from stemmer.extract import SiteMatcher, apply_layout
-from stemmer.layout.history import (add_history, apply_pins, days_between, layout_similarity, stamp,
-                                    today)
+from stemmer.layout.history import (add_history, apply_pins, check_date, days_between, layout_similarity,
+                                    stamp, today)
 from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
 from stemmer.layout.model import Layout, PatternSet, SitePatterns
 from stemmer.layout.store import load_patterns, site_filename, to_json
@@ -89,10 +90,17 @@ class SiteUpdate:
 
 @dataclass(frozen=True, slots=True)
 class UpdateResult:
-    """The updated patterns of every site (changed or not) and what changed per site."""
+    """The updated patterns of every site (changed or not) and what changed per site.
+
+    Attributes:
+        patterns: every site's patterns after the update.
+        sites: what changed, per site of the input, sorted by site.
+        left_out: pages per site that were left out (no patterns, and `new_sites` off).
+    """
 
     patterns: PatternSet
     sites: tuple[SiteUpdate, ...]
+    left_out: dict[str, int] = field(default_factory=dict)
 
     @property
     def changed(self) -> tuple[str, ...]:
@@ -140,15 +148,16 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
         PatternFileError: a site of the input has Webstemmer ``.pat`` patterns, which cannot be updated.
         ValueError: `date` is not ``YYYY-MM-DD`` or `stale_after` is negative.
     """
-    from stemmer.layout.history import check_date
-
     date = check_date(date) if date is not None else today()
     if stale_after < 0:
         raise ValueError(f"stale_after must be 0 or more days, got {stale_after}")
     sites: dict[str, _Site] = {}
+    left_out: Counter[str] = Counter()
     urls: dict[str, dict[str, SitePage]] = {}
     outlinks: list[tuple[str, str, list[tuple[str, str]]]] = []
     for page in pages:
+        if progress:
+            progress(1)
         st = sites.get(page.site)
         if st is None:
             known = patterns.get(page.site)
@@ -156,6 +165,7 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
                 raise PatternFileError(f"{page.site}: Webstemmer .pat patterns cannot be updated; "
                                        "convert them to JSON first (docs/pattern-format.md)")
             if known is None and not new_sites:
+                left_out[page.site] += 1
                 continue
             matcher = SiteMatcher(known, threshold=threshold) if known and known.layouts else None
             st = sites[page.site] = _Site(known, matcher)
@@ -163,17 +173,16 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
         blocks = segment(parse_html(page.html), with_links=True)
         if page.url:
             outlinks.append((page.site, page.url, list(blocks.links)))
+            urls.setdefault(page.site, {})  # link texts are gathered from every page of the site
         layout = _match(st.matcher, blocks) if st.matcher else None
         if layout is not None:
             st.matched[layout.id] += 1
             st.matched_tokens.update(_raw_tokens(blocks))
-        elif st.patterns is not None or new_sites:
+        else:
             sp = SitePage(page.id, blocks, list(page.anchors))
             st.keep.append(sp)
             if page.url:
-                urls.setdefault(page.site, {})[_normal_url(page.url)] = sp
-        if progress:
-            progress(1)
+                urls[page.site][_normal_url(page.url)] = sp
     _add_link_texts(urls, outlinks)
 
     out = dict(patterns.sites)
@@ -182,9 +191,7 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
         digest = _digest(st.digests)
         if st.patterns is None:
             learned = learn_site(name, st.keep, params or AnalyzeParams())
-            learned = stamp(learned, date, pages=len(st.digests))
-            learned = replace(learned, history=(*learned.history[:-1], {
-                **learned.history[-1], "command": "update", "input": digest}))
+            learned = stamp(learned, date, pages=len(st.digests), command="update", input=digest)
             out[name] = learned
             changes.append(SiteUpdate(name, len(st.digests), new_layouts=tuple(
                 (lay.id, lay.pages) for lay in learned.layouts),
@@ -197,7 +204,7 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
         site, change = _update_site(st, date, stale_after, params, digest)
         out[name] = site
         changes.append(change)
-    return UpdateResult(PatternSet(out), tuple(changes))
+    return UpdateResult(PatternSet(out), tuple(changes), dict(sorted(left_out.items())))
 
 
 def _match(matcher: SiteMatcher, blocks: PageBlocks) -> Layout | None:
@@ -214,8 +221,6 @@ def _match(matcher: SiteMatcher, blocks: PageBlocks) -> Layout | None:
 
 def _raw_tokens(blocks: PageBlocks) -> set[str]:
     """The class and id tokens of a page's block paths, as keys see them."""
-    from stemmer.cluster.keys import _tokens
-
     return {t for enc in {e for b in blocks.blocks for e in b.path} for t in _tokens(enc)[1]}
 
 
@@ -267,8 +272,7 @@ def _update_site(st: _Site, date: str, stale_after: int, params: AnalyzeParams |
         if n:
             if lay.stale:
                 revived.append(lay.id)
-            lay = replace(lay, seen=lay.seen + n, last_seen=max(lay.last_seen, date), stale=False,
-                          first_seen=lay.first_seen or "")
+            lay = replace(lay, seen=lay.seen + n, last_seen=max(lay.last_seen, date), stale=False)
         elif not lay.stale:
             since = lay.last_seen or lay.first_seen or min(history_start, date)
             if days_between(since, date) > stale_after:

@@ -1,0 +1,85 @@
+"""The drift signal of an extract run: per site, the share of pages that matched no layout.
+
+A site that redesigns its templates shows up as a jump in that share; a daily
+job reads it from ``extract --stats FILE`` and alerts.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from stemmer.extract.apply import Extraction
+
+FORMAT = "stemmer-extract-stats"
+VERSION = 1
+
+
+@dataclass(slots=True)
+class SiteCount:
+    """One site's pages in a run: how many, how many matched, per layout, by method."""
+
+    pages: int = 0
+    matched: int = 0
+    layouts: Counter = field(default_factory=Counter)
+    methods: Counter = field(default_factory=Counter)
+    has_patterns: bool = True
+
+    @property
+    def unmatched(self) -> int:
+        return self.pages - self.matched
+
+    @property
+    def unmatched_share(self) -> float:
+        return self.unmatched / self.pages if self.pages else 0.0
+
+
+class DriftStats:
+    """Counts an extract run's pages per site, for the drift signal.
+
+    Args:
+        sites_with_patterns: the sites that have patterns; pages of other
+            sites are counted too, marked ``"patterns": false`` (their
+            unmatched share says nothing about drift).
+    """
+
+    def __init__(self, sites_with_patterns=None) -> None:
+        self.sites: dict[str, SiteCount] = {}
+        self.known = None if sites_with_patterns is None else set(sites_with_patterns)
+
+    def add(self, ex: Extraction) -> None:
+        """Count one extracted page."""
+        count = self.sites.get(ex.site)
+        if count is None:
+            count = self.sites[ex.site] = SiteCount(has_patterns=self.known is None or ex.site in self.known)
+        count.pages += 1
+        count.methods[ex.method] += 1
+        if ex.matched:
+            count.matched += 1
+            if ex.pattern:
+                count.layouts[ex.pattern] += 1
+
+    def to_json(self) -> dict:
+        """The ``--stats`` document: totals and one entry per site, sorted."""
+        pages = sum(c.pages for c in self.sites.values())
+        matched = sum(c.matched for c in self.sites.values())
+        return {
+            "format": FORMAT, "version": VERSION,
+            "pages": pages, "matched": matched, "unmatched": pages - matched,
+            "unmatched_share": round((pages - matched) / pages, 4) if pages else 0.0,
+            "sites": {
+                site: {"pages": c.pages, "matched": c.matched, "unmatched": c.unmatched,
+                       "unmatched_share": round(c.unmatched_share, 4), "patterns": c.has_patterns,
+                       "layouts": dict(sorted(c.layouts.items())), "methods": dict(sorted(c.methods.items()))}
+                for site, c in sorted(self.sites.items())
+            },
+        }
+
+    def lines(self, limit: int = 20) -> list[str]:
+        """One line per site, the highest unmatched shares first (at most `limit`, then a count of the rest)."""
+        ranked = sorted(self.sites.items(), key=lambda kv: (-kv[1].unmatched_share, kv[0]))
+        out = [f"{site}: {c.unmatched} of {c.pages} pages unmatched ({c.unmatched_share:.0%})"
+               + ("" if c.has_patterns else ", no patterns for this site")
+               for site, c in ranked[:limit]]
+        if len(ranked) > limit:
+            out.append(f"... and {len(ranked) - limit} more sites (see --stats)")
+        return out
