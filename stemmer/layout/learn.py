@@ -95,7 +95,9 @@ def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = Analyze
     Returns:
         The site's patterns; no layouts when no cluster has `min_pages` pages.
     """
-    pages = [p for p in pages if p.blocks.blocks]  # an empty page has no layout to share
+    # Sorted, so that the layouts do not depend on the order the crawl came in; an
+    # empty page has no layout to share.
+    pages = sorted((p for p in pages if p.blocks.blocks), key=lambda p: p.id)
     if keymaker is None:
         keymaker = KeyMaker.learn((p.blocks for p in pages), params.key_depth)
     page_keys = [[keymaker.key(b.path) for b in p.blocks.blocks] for p in pages]
@@ -144,7 +146,8 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
     stats = []
     for key in keys:
         texts = [sig("".join(b.text for b in g[key]))[:DIFF_MAX_LETTERS] for g in groups if key in g]
-        diff = _diffscore(texts[:DIFF_SAMPLE_PAGES])
+        spread = texts[:: max(1, len(texts) // DIFF_SAMPLE_PAGES)]  # pages from all over the cluster
+        diff = _diffscore(spread[:DIFF_SAMPLE_PAGES])
         own = sum(b.weight - b.anchor_weight for g in groups for b in g.get(key, ()))
         weights = [sum(b.weight for b in g[key]) for g in groups if key in g]
         share = len(weights) / n
