@@ -27,7 +27,7 @@ class AnalyzeParams:
     Attributes:
         cluster_threshold: pages join a cluster above this similarity (``-t``).
         title_threshold: least link-text match of a title slot (``-T``).
-        main_threshold: least MainScore of a main-text slot (``-M``).
+        main_threshold: least MainScore of the slot that anchors the main text (``-M``).
         score_threshold: least pattern score of a kept layout (``-S``).
         diff_threshold: slots below this DiffScore are static.
         min_pages: least pages of a kept layout.
