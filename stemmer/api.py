@@ -6,6 +6,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from stemmer.blocks import parse_html, segment
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, unmatched
+from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
 from stemmer.layout.history import check_date, stamp, today
 from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
 from stemmer.layout.model import PatternSet
@@ -83,20 +84,28 @@ def _add_link_texts(urls: dict[str, dict[str, SitePage]], outlinks) -> None:
 
 
 def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: float | None = None,
-            strict: bool = False) -> Iterator[Extraction]:
+            strict: bool = False, fallback: Fallback | str | None = GENERIC) -> Iterator[Extraction]:
     """Extract title and main text from pages with their sites' layouts.
 
     Args:
         pages: pages of any sites, streamed.
-        patterns: learned patterns; a page of a site without patterns is unmatched.
+        patterns: learned patterns; a page of a site without patterns goes to the fallback.
         threshold: least similarity to a layout; default: the one stored with the patterns.
         strict: a layout matches only a page that has all its always-present slots.
+        fallback: the block classifier for pages no layout covers: ``"generic"``
+            (the model shipped with stemmer, loaded on first use), a model path,
+            a `Fallback`, or None for patterns only.
 
     Yields:
-        One `Extraction` per page, in input order; `matched` is False (method
-        ``none``) where no layout reaches the threshold, or where the best one
-        finds none of its main text in the page.
+        One `Extraction` per page, in input order; `matched` is False where no
+        layout reaches the threshold, or where the best one finds none of its
+        main text in the page: such pages have method ``classifier`` (the
+        fallback's blocks), or ``none`` without a fallback.
+
+    Raises:
+        ModelError: the fallback's model file is missing or corrupt.
     """
+    fb = load_fallback(fallback)
     matchers: dict[str, SiteMatcher | None] = {}
     for page in pages:
         if page.site not in matchers:
@@ -105,15 +114,19 @@ def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: fl
                                    if site and site.layouts else None)
         matcher = matchers[page.site]
         if matcher is None:
-            yield unmatched(page.id, page.url, page.site)
+            result = safe_extract(fb, page.id, page.url, page.site, parse_html(page.html)) if fb else None
+            yield result or unmatched(page.id, page.url, page.site)
             continue
-        blocks = segment(parse_html(page.html))
+        root = parse_html(page.html)
+        blocks = segment(root)
         match = matcher.match(blocks)
         result = None
         if match.layout is not None:
             result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker)
             if not result.text and any(s.role == "main" for s in match.layout.sections):
                 result = None  # a page of another layout that resembles this one: none of its main text
+        if result is None and fb is not None:
+            result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity)
         yield result or unmatched(page.id, page.url, page.site, match.similarity)
 
 

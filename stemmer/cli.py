@@ -15,10 +15,13 @@ from stemmer import __version__, api
 from stemmer.errors import InputError, StemmerError
 from stemmer.layout.learn import AnalyzeParams
 from stemmer.extract.drift import DriftStats
-from stemmer.layout.history import carry_over_saved, check_date
-from stemmer.layout.store import load_patterns, save_patterns, write_atomic
+from stemmer.extract.fallback import GENERIC, Fallback
+from stemmer.layout.history import check_date
+from stemmer.layout.lazy import LazyPatterns
+from stemmer.layout.store import load_patterns, write_atomic
 from stemmer.output import FORMATS, Writer
 from stemmer.pages import read_pages
+from stemmer.scale import analyze_crawl, extract_crawl
 
 log = logging.getLogger("stemmer")
 
@@ -121,6 +124,40 @@ class _Progress:
         return time.perf_counter() - self.start
 
 
+class _SiteProgress(_Progress):
+    """The progress line of a run over sites: pages read, then sites and pages done."""
+
+    def __call__(self, event) -> None:
+        now = time.perf_counter()
+        self.n = event.pages
+        if self.live and now - self.shown > 0.2:
+            self.shown = now
+            if event.stage == "read":
+                line = f"reading: {event.pages} pages, {event.sites} sites"
+            else:
+                line = (f"{event.sites_done}/{event.sites} sites, {event.pages_done}/{event.pages} pages "
+                        f"({event.pages_done / max(now - self.start, 1e-9):.0f}/s)")
+            print(f"\rstemmer: {self.label}: {line}\033[K", end="", file=sys.stderr, flush=True)
+
+
+def _jobs(value: str) -> int:
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = 0
+    if jobs == 0 or jobs < -1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes or -1 (one per CPU), got {value}")
+    return jobs
+
+
+def _add_scale_options(p) -> None:
+    p.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
+                   help="worker processes, one site (or a batch of pages) per task; -1: one per CPU (default 1)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the tasks on the Dask cluster of this scheduler, e.g. tcp://host:8786 "
+                   "(needs stemmer[dask]; see docs/scale.md)")
+
+
 class _BadInputs:
     """Reports an unreadable input on stderr and lets the run go on with the others."""
 
@@ -170,6 +207,10 @@ def _add_analyze(sub) -> None:
     p.add_argument("--min-pages", type=int, default=d.min_pages, metavar="N",
                    help=f"least pages of a layout to keep (default {d.min_pages})")
     _add_date_option(p)
+    _add_scale_options(p)
+    p.add_argument("--spill-dir", metavar="DIR",
+                   help="where pages wait, grouped by site, until their site's task runs (default: the "
+                   "system's temporary directory; with --scheduler, one every worker sees)")
     p.set_defaults(run=_run_analyze)
 
 
@@ -177,25 +218,29 @@ def _run_analyze(args) -> int:
     params = AnalyzeParams(cluster_threshold=args.cluster_threshold, title_threshold=args.title_threshold,
                            main_threshold=args.main_threshold, score_threshold=args.score_threshold,
                            min_pages=args.min_pages)
-    progress = _Progress("analyze", args.quiet)
+    progress = _SiteProgress("analyze", args.quiet)
     bad = _BadInputs(args.debug)
-    patterns = api.analyze(read_pages(args.inputs, charset=args.charset, on_error=bad),
-                           params=params, progress=progress, date=args.date)
+    # Pages wait on disk grouped by site; each site's file is written (keeping the roles a
+    # user pinned in the file replaced) as the site finishes.
+    report = analyze_crawl(read_pages(args.inputs, charset=args.charset, on_error=bad), args.output,
+                           params=params, date=args.date, jobs=args.jobs, scheduler=args.scheduler,
+                           progress=progress, spill_dir=args.spill_dir)
     seconds = progress.close()
-    if not patterns.sites:
+    if not report.sites and not report.failures:
         if bad.count:
             return 1
         raise InputError("no readable HTML pages in the input")
-    patterns = carry_over_saved(patterns, args.output)  # keep the roles a user pinned in the files replaced
-    paths = save_patterns(patterns, args.output)
+    for failure in sorted(report.failures, key=lambda f: f.site):
+        print(f"stemmer: error: {failure.site}: analyze failed: {failure.error}", file=sys.stderr)
+        if args.debug and failure.detail:
+            print(failure.detail, file=sys.stderr)
     if not args.quiet:
-        for site in patterns.sites.values():
-            covered = sum(lay.pages for lay in site.layouts)
-            print(f"stemmer: analyze: {site.site}: {len(site.layouts)} layouts covering {covered} pages",
+        for site in sorted(report.sites, key=lambda s: s.site):
+            print(f"stemmer: analyze: {site.site}: {site.layouts} layouts covering {site.covered} pages",
                   file=sys.stderr)
-        print(f"stemmer: analyze: {progress.n} pages, {len(paths)} pattern files in {args.output} "
+        print(f"stemmer: analyze: {report.pages} pages, {len(report.sites)} pattern files in {args.output} "
               f"({seconds:.1f} s)", file=sys.stderr)
-    return bad.status()
+    return 1 if report.failures else bad.status()
 
 
 # --- extract -------------------------------------------------------------
@@ -204,10 +249,15 @@ def _add_extract(sub) -> None:
     p = sub.add_parser(
         "extract", help="take the title and main text of pages with their sites' patterns",
         description="Match each page to the best layout of its site and print its title and main text. "
-        "Pages of unknown sites or layouts are reported as unmatched.")
+        "Pages of unknown sites or layouts go to the block classifier (unless --no-fallback).")
     _add_input_options(p)
-    p.add_argument("-p", "--patterns", default="patterns", metavar="DIR|FILE",
-                   help="pattern directory, a site's .json file, or a Webstemmer .pat file (default: patterns)")
+    p.add_argument("-p", "--patterns", default=None, metavar="DIR|FILE",
+                   help="pattern directory, a site's .json file, or a Webstemmer .pat file (default: ./patterns "
+                   "if it exists, else none: every page goes to the block classifier)")
+    p.add_argument("--no-fallback", action="store_true",
+                   help="patterns only: pages no layout covers are reported as unmatched")
+    p.add_argument("--model", metavar="FILE",
+                   help="block classifier model (.json beside its .npz; default: the generic model shipped with stemmer)")
     p.add_argument("-f", "--format", choices=FORMATS, default="jsonl",
                    help="jsonl (default), webstemmer (!MATCHED/TITLE:/MAIN-n:), text or markdown")
     p.add_argument("-o", "--output", metavar="FILE", help="write here (atomically) instead of stdout")
@@ -217,6 +267,7 @@ def _add_extract(sub) -> None:
                    help="reject a layout when the page lacks a slot that every training page of it had")
     p.add_argument("--stats", metavar="FILE",
                    help="write per-site page counts and unmatched shares (the drift signal) as JSON here")
+    _add_scale_options(p)
     p.set_defaults(run=_run_extract)
 
 
@@ -225,18 +276,33 @@ class _NothingRead(Exception):
 
 
 def _run_extract(args) -> int:
-    patterns = load_patterns(args.patterns)
+    if args.patterns is None and any(f.suffix in (".json", ".pat") for f in Path("patterns").glob("*.*")):
+        args.patterns = "patterns"  # the default store, where analyze writes; without it every page is classified
+    # A directory's pattern files are read as their sites come (LazyPatterns).
+    patterns = (None if args.patterns is None else LazyPatterns(args.patterns) if os.path.isdir(args.patterns)
+                else load_patterns(args.patterns))
+    fallback = None if args.no_fallback else (args.model or GENERIC)
+    if args.model and not args.no_fallback:
+        Fallback(args.model).classifier  # a bad model file fails here, before any output
     progress = _Progress("extract", args.quiet)
     bad = _BadInputs(args.debug)
-    matched = 0
-    drift = DriftStats(patterns.sites)
+    matched = classified = 0
+    drift = DriftStats(patterns if isinstance(patterns, LazyPatterns) else patterns.sites if patterns else ())
     try:
         with _output(args.output) as out:
             writer = Writer(out, args.format)
-            for ex in api.extract(read_pages(args.inputs, charset=args.charset, on_error=bad), patterns,
-                                  threshold=args.threshold, strict=args.strict):
+            pages = read_pages(args.inputs, charset=args.charset, on_error=bad)
+            if args.jobs != 1 or args.scheduler:  # batches of pages in workers, results in input order
+                results = extract_crawl(pages, args.patterns if isinstance(patterns, LazyPatterns) else patterns,
+                                        jobs=args.jobs, scheduler=args.scheduler,
+                                        threshold=args.threshold, strict=args.strict, fallback=fallback)
+            else:
+                results = api.extract(pages, patterns, threshold=args.threshold, strict=args.strict,
+                                      fallback=fallback)
+            for ex in results:
                 writer.write(ex)
                 matched += ex.matched
+                classified += ex.method == "classifier"
                 drift.add(ex)
                 progress()
             if bad.count and not progress.n:
@@ -247,7 +313,8 @@ def _run_extract(args) -> int:
     seconds = progress.close()
     if not args.quiet:
         share = f" ({matched / progress.n:.0%})" if progress.n else ""
-        print(f"stemmer: extract: {progress.n} pages, {matched} matched{share} in {seconds:.1f} s",
+        by_classifier = f", {classified} by the classifier" if classified else ""
+        print(f"stemmer: extract: {progress.n} pages, {matched} matched{share}{by_classifier} in {seconds:.1f} s",
               file=sys.stderr)
         for line in drift.lines():
             print(f"stemmer: extract: {line}", file=sys.stderr)

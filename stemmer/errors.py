@@ -19,3 +19,7 @@ class ModelError(StemmerError):
 
 class CrawlError(StemmerError):
     """A crawl that cannot go on: robots.txt forbids it, or too many failures."""
+
+
+class ClusterError(StemmerError):
+    """A Dask cluster that cannot be used: Dask not installed, or its scheduler unreachable."""

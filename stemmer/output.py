@@ -33,8 +33,16 @@ def to_webstemmer(ex: Extraction) -> str:
 
 def to_text(ex: Extraction) -> str:
     """Title, then the main text's blocks as paragraphs."""
-    parts = ([ex.title] if ex.title else []) + [b.text for b in ex.blocks if b.role == "main"]
+    parts = ([ex.title] if ex.title else []) + [b.text for b in _main_blocks(ex)]
     return "\n\n".join(parts)
+
+
+def _main_blocks(ex: Extraction):
+    """The main-text blocks, without a first one that repeats the title (the classifier keeps headlines in)."""
+    blocks = [b for b in ex.blocks if b.role == "main"]
+    if blocks and ex.title and blocks[0].method == "classifier" and blocks[0].text == ex.title:
+        return blocks[1:]
+    return blocks
 
 
 _PREFIX = {"h1": "## ", "h2": "## ", "h3": "### ", "h4": "#### ", "h5": "##### ", "h6": "###### ",
@@ -44,9 +52,7 @@ _PREFIX = {"h1": "## ", "h2": "## ", "h3": "### ", "h4": "#### ", "h5": "##### "
 def to_markdown(ex: Extraction) -> str:
     """Title as a heading, then the main text's blocks, keeping headings, lists, quotes and code."""
     parts = [f"# {_one_line(ex.title)}"] if ex.title else []
-    for b in ex.blocks:
-        if b.role != "main":
-            continue
+    for b in _main_blocks(ex):
         if b.tag == "pre":
             parts.append(f"```\n{b.text}\n```")
         else:
@@ -55,7 +61,7 @@ def to_markdown(ex: Extraction) -> str:
 
 
 class Writer:
-    """Writes a stream of extractions in one format; text and Markdown skip unmatched pages."""
+    """Writes a stream of extractions in one format; text and Markdown skip pages with nothing extracted."""
 
     def __init__(self, out: TextIO, fmt: str = "jsonl") -> None:
         if fmt not in FORMATS:
@@ -67,7 +73,7 @@ class Writer:
             self.out.write(json.dumps(to_record(ex), ensure_ascii=False) + "\n")
         elif self.fmt == "webstemmer":
             self.out.write(to_webstemmer(ex))
-        elif ex.matched:
+        elif ex.matched or ex.method == "classifier":
             body = to_text(ex) if self.fmt == "text" else to_markdown(ex)
             header = f"==> {ex.url or ex.id} <==" if self.fmt == "text" else f"<!-- {ex.url or ex.id} -->"
             self.out.write(("\n" if self.count else "") + f"{header}\n\n{body}\n")

@@ -17,8 +17,11 @@ class ExtractedBlock:
         section: the layout slot number (Webstemmer's ``MAIN-n``), -1 if none.
         text: the block's text.
         tag: the block's HTML tag (for Markdown).
-        method: how the role was chosen: ``pattern`` (the layout slot) or
-            ``container`` (an unknown block, not mostly link text, inside the layout's main-text container).
+        method: how the role was chosen: ``pattern`` (the layout slot),
+            ``container`` (an unknown block, not mostly link text, inside the layout's main-text container)
+            or ``classifier`` (the block classifier, `stemmer.extract.fallback`).
+        confidence: how sure that choice is: 1.0 for a pattern slot, the
+            classifier's probability of main text for a classifier block.
     """
 
     role: str
@@ -26,6 +29,7 @@ class ExtractedBlock:
     text: str
     tag: str = "p"
     method: str = "pattern"
+    confidence: float = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +43,8 @@ class Extraction:
         similarity: the page's similarity to its best layout.
         title: the title, or None.
         blocks: title, main and sub blocks in page order.
-        method: ``pattern`` or ``none`` (no layout matched; a fallback may fill it).
+        method: ``pattern``, ``classifier`` (no layout matched; the block
+            classifier chose the blocks) or ``none`` (neither).
     """
 
     id: str

@@ -6,6 +6,7 @@ job reads it from ``extract --stats FILE`` and alerts.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from stemmer.extract.apply import Extraction
@@ -44,7 +45,9 @@ class DriftStats:
 
     def __init__(self, sites_with_patterns=None) -> None:
         self.sites: dict[str, SiteCount] = {}
-        self.known = None if sites_with_patterns is None else set(sites_with_patterns)
+        # A container that is not iterable (LazyPatterns) answers `in` by reading one file.
+        known = sites_with_patterns
+        self.known = set(known) if isinstance(known, Iterable) else known
 
     def add(self, ex: Extraction) -> None:
         """Count one extracted page."""

@@ -77,7 +77,7 @@ def test_api_extract_keeps_input_order_and_reports_unmatched(patterns, site_part
              Page("b", None, "other.org", site_parts.article(7)),
              Page("c", None, "example.com", ""),
              Page("d", None, "example.com", site_parts.index(5))]
-    results = list(extract(pages, PatternSet({"example.com": patterns})))
+    results = list(extract(pages, PatternSet({"example.com": patterns}), fallback=None))
     assert [(r.id, r.matched, r.pattern) for r in results] == [
         ("a", True, "L0"), ("b", False, None), ("c", False, None), ("d", True, "L1")]
     assert results[1].method == "none"

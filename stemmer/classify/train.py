@@ -1,0 +1,127 @@
+"""Train a block classifier on pages with gold main text, e.g. the generic model shipped with stemmer.
+
+    python -m stemmer.classify.train ../shared/data/wcxb ../shared/data/zh_cwced \\
+        -o stemmer/classify/generic/model
+
+Each DATASET is a folder with ``pages.jsonl.gz`` or such a file itself (the
+format of ``../shared/data/FORMAT.md``: ``id``, ``site``, ``html``, ``text``
+with one gold paragraph a line).  Pages without gold text are skipped.  The
+gold is aligned to the blocks (`stemmer.classify.label`) and the classifier
+is fitted and written as ``OUT.json`` + ``OUT.npz``.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from stemmer.blocks import parse_html
+from stemmer.classify.features import GROUPS, PageTable, page_table
+from stemmer.classify.label import align
+
+# Chosen by benchmarks/classifier.py (site-grouped 5-fold CV on the single-page sets).
+DEFAULT_GROUPS = tuple(g for g in GROUPS if g != "embed")
+DEFAULT_ESTIMATOR = "hgb"
+DEFAULT_THRESHOLD = 0.4
+
+
+@dataclass(slots=True)
+class LabelledPage:
+    """One training page: its id, site, blocks and per-block labels."""
+
+    id: str
+    site: str
+    dataset: str
+    table: PageTable
+    labels: list[int]
+    gold_tokens: int
+    gold_aligned: int
+    title: str | None = None
+    root: object = None
+
+
+def read_jsonl(path: str | Path) -> Iterator[dict]:
+    """The records of a dataset folder (``pages.jsonl.gz``) or a ``.jsonl[.gz]`` file."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / "pages.jsonl.gz"
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                yield json.loads(line)
+
+
+def labelled_pages(records: Iterator[dict], *, keep_root: bool = False) -> Iterator[LabelledPage]:
+    """Blocks and aligned labels of every record that has gold text."""
+    for d in records:
+        if d.get("text") is None:
+            continue
+        root = parse_html(d["html"])
+        table = page_table(root)
+        al = align([b.text for b in table.blocks], d["text"])
+        yield LabelledPage(d["id"], d.get("site") or d["id"], d.get("dataset", ""), table, al.labels(),
+                           al.gold_tokens, al.gold_aligned, d.get("title"), root if keep_root else None)
+
+
+def train(pages: Sequence[LabelledPage], *, estimator: str = DEFAULT_ESTIMATOR,
+          groups: Sequence[str] = DEFAULT_GROUPS, embedder=None, threshold: float = DEFAULT_THRESHOLD,
+          context: bool = True, params: dict | None = None):
+    """Fit a `BlockClassifier` on labelled pages (second stage held out by site)."""
+    from stemmer.classify.model import BlockClassifier
+
+    clf = BlockClassifier(estimator=estimator, groups=groups, embedder=embedder, threshold=threshold,
+                          context=context, params=params)
+    return clf.fit([p.table for p in pages], [p.labels for p in pages],
+                   groups_of_pages=[p.site for p in pages])
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m stemmer.classify.train", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("datasets", nargs="+", metavar="DATASET")
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="model path (OUT.json + OUT.npz)")
+    p.add_argument("--estimator", default=DEFAULT_ESTIMATOR, choices=("logreg", "svm", "hgb"))
+    p.add_argument("--groups", default=",".join(DEFAULT_GROUPS),
+                   help=f"comma-separated feature groups out of {','.join(GROUPS)}")
+    p.add_argument("--embedder", default=None,
+                   help="hashing:N, static:tokenlearn-static-model or sentence-transformers:PATH (with group embed)")
+    p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)
+    p.add_argument("--no-context", action="store_true", help="no second stage over neighbouring blocks")
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from stemmer.classify.embed import embedder_from_name
+
+    start = time.perf_counter()
+    pages = []
+    per_set = {}
+    for ds in args.datasets:
+        got = list(labelled_pages(read_jsonl(ds)))
+        name = got[0].dataset if got and got[0].dataset else Path(ds).name
+        per_set[name] = {
+            "pages": len(got), "sites": len({p.site for p in got}), "blocks": sum(len(p.labels) for p in got),
+            "main_blocks": sum(sum(p.labels) for p in got),
+            "gold_tokens_recovered": round(sum(p.gold_aligned for p in got)
+                                           / max(1, sum(p.gold_tokens for p in got)), 4)}
+        pages += got
+        print(f"{name}: {per_set[name]}", file=sys.stderr)
+    groups = [g for g in args.groups.split(",") if g]
+    clf = train(pages, estimator=args.estimator, groups=groups, embedder=embedder_from_name(args.embedder),
+                threshold=args.threshold, context=not args.no_context)
+    clf.info_ = {"trained_on": per_set}
+    paths = clf.save(args.output)
+    print(f"trained on {len(pages)} pages in {time.perf_counter() - start:.0f} s -> "
+          f"{', '.join(map(str, paths))}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,135 @@
+"""The work of one task: pure, picklable functions of their arguments, run by any backend.
+
+A task reads its pages from the spill files (`stemmer.scale.spill`) and returns
+a small result: a site's patterns, a `SiteFailure`, a big site's parsed chunk,
+or a batch's extractions.  Nothing here writes a file or keeps state between
+tasks, so a plain loop, joblib's processes and a Dask cluster give the same
+results, and a task lost with its worker can simply run again.
+"""
+from __future__ import annotations
+
+import traceback
+from array import array
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+from stemmer import api
+from stemmer.blocks import Block, PageBlocks, parse_html, segment
+from stemmer.extract import Extraction
+from stemmer.layout.learn import AnalyzeParams, SitePage
+from stemmer.layout.model import PatternSet, SitePatterns
+from stemmer.pages import Page
+from stemmer.scale.spill import SiteChunks, read_chunk, read_site
+
+
+@dataclass(frozen=True, slots=True)
+class SiteFailure:
+    """A site whose analysis failed; the other sites of the run go on.
+
+    Attributes:
+        site: the site.
+        pages: its pages in the crawl.
+        error: the exception, as ``Type: message``.
+        detail: the traceback, for ``--debug``.
+    """
+
+    site: str
+    pages: int
+    error: str
+    detail: str = ""
+
+
+def analyze_site(site: SiteChunks, params: AnalyzeParams, date: str) -> SitePatterns | SiteFailure:
+    """Analyze one site from its spill files, exactly as `stemmer.analyze` does.
+
+    Returns:
+        The site's patterns, or a `SiteFailure` if anything raised.
+    """
+    try:
+        return api.analyze(read_site(site), params=params, date=date).sites[site.site]
+    except Exception as exc:  # a failed site is reported; it must not end the run
+        return _failure(site, exc)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedChunk:
+    """One chunk of a big site, cut into blocks, in a compact form that pickles fast.
+
+    Attributes:
+        site: the site.
+        number: the chunk's place among the site's chunks.
+        paths: the distinct block paths of the chunk.
+        pages: per page ``(id, url, anchors, title, path indexes, texts,
+            weights, anchor weights)``.
+        links: texts of the chunk's links to pages of the site, by the normalised
+            URL they point to, in page order.
+    """
+
+    site: str
+    number: int
+    paths: list[tuple[str, ...]]
+    pages: list[tuple]
+    links: dict[str, list[str]]
+
+
+def parse_chunk(site: SiteChunks, number: int, urls: list[str]) -> ParsedChunk | SiteFailure:
+    """Cut the pages of one chunk of a big site into blocks and find its in-site link texts.
+
+    Args:
+        site: the site.
+        number: which of its chunks.
+        urls: the URLs of all the site's pages (the targets link texts may name).
+    """
+    try:
+        paths: dict[tuple[str, ...], int] = {}
+        pages = []
+        outlinks = []
+        for page in read_chunk(site.chunks[number]):
+            blocks = segment(parse_html(page.html), with_links=True)
+            pages.append((page.id, page.url, page.anchors, blocks.title,
+                          array("l", [paths.setdefault(b.path, len(paths)) for b in blocks.blocks]),
+                          [b.text for b in blocks.blocks],
+                          array("l", [b.weight for b in blocks.blocks]),
+                          array("l", [b.anchor_weight for b in blocks.blocks])))
+            if page.url:
+                outlinks.append((page.site, page.url, list(blocks.links)))
+        targets = {api._normal_url(u): SimpleNamespace(anchors=[]) for u in urls}
+        api._add_link_texts({site.site: targets}, outlinks)
+        links = {url: t.anchors for url, t in targets.items() if t.anchors}
+        return ParsedChunk(site.site, number, list(paths), pages, links)
+    except Exception as exc:  # reported as the site's failure
+        return _failure(site, exc)
+
+
+def site_pages(chunks: list[ParsedChunk]) -> list[SitePage]:
+    """The pages of a big site from its parsed chunks (in chunk order), link texts added.
+
+    The same pages, blocks and anchors, in the same order, as `stemmer.analyze` builds.
+    """
+    pages: list[SitePage] = []
+    by_url: dict[str, SitePage] = {}
+    for chunk in chunks:
+        paths = chunk.paths
+        for pid, url, anchors, title, idx, texts, weights, anchor_weights in chunk.pages:
+            blocks = tuple(map(Block, (paths[i] for i in idx), texts, weights, anchor_weights))
+            page = SitePage(pid, PageBlocks(blocks, title), list(anchors))
+            pages.append(page)
+            if url:
+                by_url[api._normal_url(url)] = page
+    for chunk in chunks:
+        for url, texts in chunk.links.items():
+            by_url[url].anchors.extend(texts)
+    return pages
+
+
+def extract_batch(pages: list[Page], patterns: PatternSet | str, options: dict) -> list[Extraction]:
+    """Extract a batch of pages; `patterns` is a pattern set or a directory read lazily."""
+    from stemmer.layout.lazy import LazyPatterns
+
+    if isinstance(patterns, str):
+        patterns = LazyPatterns(patterns)
+    return list(api.extract(pages, patterns, **options))
+
+
+def _failure(site: SiteChunks, exc: Exception) -> SiteFailure:
+    return SiteFailure(site.site, site.pages, f"{type(exc).__name__}: {exc}", traceback.format_exc())

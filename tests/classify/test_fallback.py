@@ -1,0 +1,133 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from stemmer import Page, extract
+from stemmer.blocks import parse_html
+from stemmer.cli import main
+from stemmer.errors import ModelError
+from stemmer.extract.fallback import Fallback, load_fallback, safe_extract
+
+from .conftest import article
+
+
+def pages(n=3, site="news.example"):
+    return [Page(f"p{i}", f"http://{site}/{i}", site, article(i)[0]) for i in range(n)]
+
+
+def test_pages_of_a_site_without_patterns_go_to_the_generic_classifier():
+    [ex] = extract(pages(1), None)
+    assert (ex.matched, ex.method) == (False, "classifier")
+    assert ex.title == "Story 0"
+    assert "the bridge over the river will be repaired" in ex.text
+    assert "Home" not in ex.text.split() and "Privacy" not in ex.text
+    assert all(b.method == "classifier" and 0.0 <= b.confidence <= 1.0 for b in ex.blocks)
+
+
+def test_without_fallback_such_pages_stay_unmatched():
+    [ex] = extract(pages(1), None, fallback=None)
+    assert (ex.matched, ex.method, ex.text) == (False, "none", "")
+
+
+def test_fitted_classifier_can_be_the_fallback(fitted):
+    [ex] = extract(pages(1), None, fallback=Fallback(fitted))
+    assert ex.method == "classifier" and ex.text == article(0)[1]
+
+
+def test_page_with_no_text_gives_an_empty_classifier_record():
+    for html in ("", "<html><body><img src=a.png></body></html>", "<html><body> \n </body></html>"):
+        [ex] = extract([Page("e", None, "x.org", html)], None)
+        assert (ex.method, ex.text, ex.blocks, ex.matched) == ("classifier", "", (), False)
+    [ex] = extract([Page("b", None, "x.org", "\x00\x01\x02 binary")], None)
+    assert not ex.matched
+
+
+def test_a_page_that_breaks_the_classifier_is_one_unmatched_page(fitted, caplog):
+    class Broken:
+        threshold = 0.5
+
+        def predict_proba(self, table):
+            raise ValueError("boom")
+
+    assert safe_extract(Fallback(Broken()), "p", None, "x.org", parse_html(article(1)[0])) is None
+    assert "classifier failed on p: boom" in caplog.text
+    [ex] = extract(pages(1), None, fallback=Fallback(Broken()))
+    assert ex.method == "none"
+
+
+def test_missing_or_corrupt_model_is_a_model_error(tmp_path):
+    with pytest.raises(ModelError, match="not found"):
+        load_fallback(tmp_path / "nope.json")
+    (tmp_path / "m.json").write_text('{"format": "stemmer-block-classifier", "version": 1}')
+    with pytest.raises(ModelError):
+        list(extract(pages(1), None, fallback=str(tmp_path / "m.json")))
+
+
+def test_cli_extract_without_patterns_uses_the_classifier(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # no ./patterns here
+    path = tmp_path / "pages.jsonl"
+    path.write_text("".join(json.dumps({"url": p.url, "html": p.html}) + "\n" for p in pages(2)))
+    assert main(["extract", str(path)]) == 0
+    out, err = capsys.readouterr()
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["method"] for r in records] == ["classifier", "classifier"]
+    assert "2 by the classifier" in err
+    assert main(["extract", "--no-fallback", "-q", str(path)]) == 0
+    assert {json.loads(line)["method"] for line in capsys.readouterr().out.splitlines()} == {"none"}
+
+
+def test_cli_bad_model_is_one_error_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "pages.jsonl"
+    path.write_text(json.dumps({"url": "http://a.org/", "html": article(1)[0]}) + "\n")
+    (tmp_path / "bad.json").write_text("{oops")
+    assert main(["extract", "--model", str(tmp_path / "bad.json"), str(path)]) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("stemmer: error: ") and "bad.json" in err[0]
+
+
+ONE_PAGE = """
+import sys
+from stemmer.cli import main
+status = main(["extract", "-q", "-p", sys.argv[1], sys.argv[2]])
+heavy = sorted(m for m in ("torch", "sentence_transformers", "sklearn", "transformers") if m in sys.modules)
+print(status, heavy, file=sys.stderr)
+"""
+HTML = ('<html><body><div class="nav"><a href="/">Home</a> <a href="/x">News</a></div><div class="post">'
+        '<h1>Title {i}</h1><p>Body text number {i} is different on every page {i}{i}{i}.</p>'
+        '<p>Second paragraph {i} changes too, with more words {i}.</p></div>'
+        '<div class="foot">Copyright 2024 A Org</div></body></html>')
+# The issue asks for < 2 s on the 2-core dev machine (measured: about 1 s); the bound
+# leaves room for a loaded CI runner.
+ONE_PAGE_SECONDS = 4.0
+
+
+def test_pattern_only_extract_of_one_page_imports_no_torch_and_is_fast(tmp_path):
+    import time
+
+    from stemmer import analyze, save_patterns
+
+    site = [Page(f"p{i}", f"http://a.org/{i}.html", "a.org", HTML.format(i=i)) for i in range(6)]
+    save_patterns(analyze(site), tmp_path / "pat")
+    page = tmp_path / "page.jsonl"
+    page.write_text(json.dumps({"url": "http://a.org/9.html", "html": HTML.format(i=9)}) + "\n")
+    start = time.perf_counter()
+    res = subprocess.run([sys.executable, "-c", ONE_PAGE, str(tmp_path / "pat"), str(page)],
+                         capture_output=True, text=True, timeout=120)
+    seconds = time.perf_counter() - start
+    assert res.returncode == 0 and res.stderr.strip() == "0 []", res.stderr
+    assert '"matched": true' in res.stdout
+    assert seconds < ONE_PAGE_SECONDS
+
+
+def test_classifier_extract_imports_no_torch():
+    code = ("import sys\nfrom stemmer import Page, extract\n"
+            f"html = {article(1)[0]!r}\n"
+            "[ex] = extract([Page('p', None, 'b.org', html)], None)\n"
+            "assert ex.method == 'classifier'\n"
+            "print(sorted(m for m in ('torch', 'sentence_transformers', 'sklearn') if m in sys.modules))")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.strip() == "[]"

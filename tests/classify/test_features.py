@@ -1,0 +1,68 @@
+import numpy as np
+import pytest
+
+from stemmer.blocks import parse_html, segment
+from stemmer.classify.features import GROUPS, Featurizer, Vocabulary, feature_names, page_table
+from stemmer.classify.embed import HashingEmbedder
+
+from .conftest import article
+
+
+def test_page_table_has_exactly_the_blocks_of_segment(html):
+    pages = [article(1)[0], html('<div>a<br>b<p>c <a href="x">d</a></p>e</div><script>x</script>', title="T"),
+             "<p>loose <b>text</b></p>tail", ""]
+    for page in pages:
+        root = parse_html(page)
+        assert page_table(root).page == segment(root)
+
+
+def test_page_table_counts_links_and_images_per_block(html):
+    t = page_table(parse_html(html('<p><img src="i.png">Photo <a href="/a">one</a> <a href="/b">two</a></p>'
+                                   '<div><img src="j.png"></div><p>plain</p>')))
+    assert [b.text for b in t.blocks] == ["Photo one two", "plain"]
+    assert t.links == [2, 0] and t.images == [1, 0]
+
+
+def test_feature_matrix_has_one_row_per_block_and_named_columns(labelled):
+    tables, _, _ = labelled
+    vocab = Vocabulary.learn(tables, n_tags=5, n_attrs=4)
+    assert len(vocab.tags) == 5 and len(vocab.attrs) == 4
+    emb = HashingEmbedder(8)
+    fz = Featurizer(vocab, GROUPS, emb)
+    X = fz.transform(tables[0])
+    assert X.shape == (len(tables[0].blocks), fz.n_features) == (len(tables[0].blocks),
+                                                                 len(feature_names(vocab, GROUPS, 8)))
+    assert X.dtype == np.float32 and np.isfinite(X).all()
+
+
+@pytest.mark.parametrize("group", GROUPS)
+def test_each_group_can_be_switched_off(labelled, group):
+    tables, _, _ = labelled
+    vocab = Vocabulary.learn(tables, n_tags=5, n_attrs=4)
+    full = Featurizer(vocab, GROUPS, HashingEmbedder(8))
+    less = Featurizer(vocab, [g for g in GROUPS if g != group], HashingEmbedder(8))
+    assert less.n_features < full.n_features
+    assert less.transform(tables[0]).shape[1] == less.n_features
+
+
+def test_unknown_group_is_a_value_error_listing_the_groups():
+    with pytest.raises(ValueError, match="pos, tags"):
+        Featurizer(Vocabulary(), ["pos", "colour"])
+
+
+def test_page_with_no_text_gives_no_rows(html):
+    fz = Featurizer(Vocabulary(("div",), ("nav",)), GROUPS, HashingEmbedder(8))
+    for page in (html(""), html('<div><img src="a.png"></div>'), ""):
+        assert fz.transform(page_table(parse_html(page))).shape == (0, fz.n_features)
+
+
+def test_a_one_megabyte_block_is_featurized_quickly(html):
+    import time
+
+    big = html("<p>" + "word " * 200_000 + "</p><p>small</p>")
+    t = page_table(parse_html(big))
+    fz = Featurizer(Vocabulary(("p",), ()), GROUPS, HashingEmbedder(8))
+    start = time.perf_counter()
+    X = fz.transform(t)
+    assert X.shape[0] == 2 and np.isfinite(X).all()
+    assert time.perf_counter() - start < 2.0

@@ -1,0 +1,109 @@
+import json
+import zipfile
+
+import numpy as np
+import pytest
+
+from stemmer.blocks import parse_html
+from stemmer.classify.embed import HashingEmbedder
+from stemmer.classify.features import page_table
+from stemmer.classify.model import BlockClassifier, TreeScorer
+from stemmer.errors import ModelError
+
+from .conftest import article
+
+
+def test_fitted_classifier_finds_the_article_paragraphs(fitted):
+    html, gold = article(99)
+    t = page_table(parse_html(html))
+    picked = [b.text for b, y in zip(t.blocks, fitted.predict(t)) if y]
+    assert picked == gold.splitlines()
+
+
+def test_save_and_load_round_trip_without_pickle(fitted, tmp_path):
+    json_path, npz_path = fitted.save(tmp_path / "m")
+    meta = json.loads(json_path.read_text())
+    assert meta["format"] == "stemmer-block-classifier" and meta["version"] == 1 and meta["sklearn"]
+    with zipfile.ZipFile(npz_path) as z:  # plain .npy arrays, none of dtype object
+        for name in z.namelist():
+            assert b"pickle" not in z.read(name)[:200]
+    loaded = BlockClassifier.load(npz_path)
+    t = page_table(parse_html(article(5)[0]))
+    assert np.allclose(loaded.predict_proba(t), fitted.predict_proba(t))
+
+
+def test_gradient_boosting_trees_export_exactly(labelled):
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(400, 6))
+    X[rng.random((400, 6)) < 0.05] = np.nan
+    y = ((X[:, 0] > 0) ^ (np.nan_to_num(X[:, 3]) > 0.5)).astype(int)
+    est = HistGradientBoostingClassifier(max_iter=20, random_state=0).fit(X, y)
+    scorer = TreeScorer.from_sklearn(est)
+    p = 1 / (1 + np.exp(-scorer.decision(X)))
+    assert np.allclose(p, est.predict_proba(X)[:, 1])
+
+
+def test_hgb_classifier_round_trip(labelled, tmp_path):
+    tables, labels, sites = labelled
+    clf = BlockClassifier(estimator="hgb", n_tags=5, n_attrs=5, params={"max_iter": 10},
+                          groups=("pos", "tags", "ratios", "text", "embed"), embedder=HashingEmbedder(8))
+    clf.fit(tables, labels, groups_of_pages=sites)
+    clf.save(tmp_path / "hgb.json")
+    loaded = BlockClassifier.load(tmp_path / "hgb")
+    assert loaded.featurizer_.embedder.name == "hashing:8"
+    assert np.allclose(loaded.predict_proba(tables[0]), clf.predict_proba(tables[0]))
+
+
+def test_missing_model_file_is_a_model_error(tmp_path):
+    with pytest.raises(ModelError, match="not found"):
+        BlockClassifier.load(tmp_path / "nothing.json")
+
+
+def test_corrupt_model_files_are_model_errors(fitted, tmp_path):
+    json_path, npz_path = fitted.save(tmp_path / "m")
+    npz_path.write_bytes(b"PK\x03\x04 truncated")
+    with pytest.raises(ModelError, match="corrupt"):
+        BlockClassifier.load(json_path)
+    fitted.save(tmp_path / "m")
+    json_path.write_text("{not json")
+    with pytest.raises(ModelError, match="not a classifier model"):
+        BlockClassifier.load(json_path)
+
+
+def test_newer_version_or_wrong_arrays_are_model_errors(fitted, tmp_path):
+    json_path, npz_path = fitted.save(tmp_path / "m")
+    meta = json.loads(json_path.read_text())
+    json_path.write_text(json.dumps(meta | {"version": 99}))
+    with pytest.raises(ModelError, match="version 99"):
+        BlockClassifier.load(json_path)
+    json_path.write_text(json.dumps(meta))
+    with np.load(npz_path) as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays["first_coef"] = arrays["first_coef"][:3]
+    np.savez(npz_path, **arrays)
+    with pytest.raises(ModelError, match="do not match"):
+        BlockClassifier.load(json_path)
+
+
+def test_unfitted_classifier_says_so():
+    with pytest.raises(ModelError, match="not fitted"):
+        BlockClassifier().predict_proba(page_table(None))
+
+
+def test_bad_estimator_lists_the_choices(labelled):
+    tables, labels, _ = labelled
+    with pytest.raises(ValueError, match="logreg, svm, hgb"):
+        BlockClassifier(estimator="forest").fit(tables, labels)
+
+
+def test_page_with_no_text_gets_no_probabilities(fitted, html):
+    assert fitted.predict_proba(page_table(parse_html(html("")))).shape == (0,)
+    assert fitted.predict_proba(page_table(None)).shape == (0,)
+
+
+def test_one_megabyte_block_is_classified(fitted, html):
+    t = page_table(parse_html(html("<p>" + "word " * 200_000 + "</p><p>x</p>")))
+    p = fitted.predict_proba(t)
+    assert p.shape == (2,) and np.isfinite(p).all()
