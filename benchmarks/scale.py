@@ -176,8 +176,10 @@ def measure(cmd: list[str]) -> dict:
     if proc.returncode:
         raise RuntimeError(f"{' '.join(cmd)} failed ({proc.returncode}): {err[-2000:]}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return {"wall_s": wall, "cpu_s": cpu, "rss_tree_mb": peak[0] / 2**20,
-            "rss_max_mb": max(peak[1], after.ru_maxrss * 1024) / 2**20}
+    # ru_maxrss of the children is the largest of all children so far: it says something
+    # about this command only when it grew
+    largest = max(peak[1], after.ru_maxrss * 1024 if after.ru_maxrss > before.ru_maxrss else 0)
+    return {"wall_s": wall, "cpu_s": cpu, "rss_tree_mb": peak[0] / 2**20, "rss_max_mb": largest / 2**20}
 
 
 def stemmer_cmd(*args) -> list[str]:

@@ -122,7 +122,8 @@ def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: fl
         match = matcher.match(blocks)
         result = None
         if match.layout is not None:
-            result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker)
+            unknown = fb.unknown_rule(root, match.layout, matcher.keymaker) if fb is not None else None
+            result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown)
             if not result.text and any(s.role == "main" for s in match.layout.sections):
                 result = None  # a page of another layout that resembles this one: none of its main text
         if result is None and fb is not None:

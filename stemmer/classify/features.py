@@ -36,7 +36,8 @@ _ATTR_WORD = re.compile(r"[a-z]{2,}")
 _YEAR = re.compile(r"\b(19|20)\d\d\b")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 _END_PUNCT = tuple(".!?:;\"'”’。！？…)")
-_PUNCT = frozenset(".,;:!?，。；：！？、")
+_PUNCT_RE = re.compile("[.,;:!?，。；：！？、]")
+_DIGIT = re.compile(r"\d")
 # A short English stop list (the commonest function words): prose has many, menus few.
 STOP_WORDS = frozenset(
     "a about after all also an and any are as at be been but by can could did do does for from had has "
@@ -253,9 +254,9 @@ class Featurizer:
             if g == "pos":
                 parts.append(self._pos(stats))
             elif g == "tags":
-                parts.append(self._tags(table))
+                parts.append(self._tags(table, stats))
             elif g == "attrs":
-                parts.append(self._attrs(table))
+                parts.append(self._attrs(table, stats))
             elif g == "ratios":
                 parts.append(stats.ratios())
             elif g == "text":
@@ -279,38 +280,30 @@ class Featurizer:
         pe[:, 1::2] = np.cos(pos[:, None] * freqs)
         return np.column_stack([pos, cum, pos * pos, pe])
 
-    def _tags(self, table: PageTable) -> np.ndarray:
+    def _tags(self, table: PageTable, stats: _Stats) -> np.ndarray:
         k = len(self.vocab.tags)
-        out = np.zeros((len(table.blocks), 2 * k + 1))
+        own = np.zeros((len(table.elements) + 1, k), dtype=np.float32)  # last row: no element
         index = self._tag_index
-        for r, anc in enumerate(table.ancestors):
-            for i in anc:
-                c = index.get(table.elements[i][0])
-                if c is not None:
-                    out[r, c] += 1
-            if anc:
-                c = index.get(table.elements[anc[-1]][0])
-                if c is not None:
-                    out[r, k + c] = 1
-            out[r, 2 * k] = math.log1p(len(anc))
-        return out
+        for e, (tag, _) in enumerate(table.elements):
+            c = index.get(tag)
+            if c is not None:
+                own[e, c] = 1
+        counts = stats.down(own)
+        inner = stats.inner
+        depth = np.log1p(np.array([len(a) for a in table.ancestors], dtype=np.float64))
+        return np.hstack([counts[inner], own[inner], depth[:, None]])
 
-    def _attrs(self, table: PageTable) -> np.ndarray:
+    def _attrs(self, table: PageTable, stats: _Stats) -> np.ndarray:
         k = len(self.vocab.attrs)
-        out = np.zeros((len(table.blocks), 2 * k))
+        own = np.zeros((len(table.elements) + 1, k), dtype=np.float32)
         index = self._attr_index
-        for r, anc in enumerate(table.ancestors):
-            for i in anc:
-                for w in table.elements[i][1]:
-                    c = index.get(w)
-                    if c is not None:
-                        out[r, c] = 1
-            if anc:
-                for w in table.elements[anc[-1]][1]:
-                    c = index.get(w)
-                    if c is not None:
-                        out[r, k + c] = 1
-        return out
+        for e, (_, words) in enumerate(table.elements):
+            for w in words:
+                c = index.get(w)
+                if c is not None:
+                    own[e, c] = 1
+        inner = stats.inner
+        return np.hstack([np.minimum(stats.down(own), 1.0)[inner], own[inner]])
 
 
 class _Stats:
@@ -331,12 +324,24 @@ class _Stats:
         good = [w if (a * 3 <= w and (e or w >= 80)) else 0.0
                 for w, a, e in zip(self.weight, self.anchor, ends)]
         self.good = np.array(good)
+        # The element tree, by depth, for sums down from the root and up from the blocks.
         n_el = len(table.elements)
-        sums = np.zeros((n_el, 6))  # weight, anchor, links, images, blocks, good
+        parent = np.array(table.parent, dtype=np.int64).reshape(n_el)
+        depth = np.zeros(n_el, dtype=np.int64)
+        for e, p in enumerate(table.parent):
+            if p >= 0:
+                depth[e] = depth[p] + 1
+        order = np.argsort(depth, kind="stable")
+        bounds = np.searchsorted(depth[order], np.arange(int(depth.max(initial=0)) + 2))
+        self._levels = [order[bounds[d]:bounds[d + 1]] for d in range(1, len(bounds) - 1)]
+        self._parent = parent
+        # Each block's innermost enclosing element (the row n_el when it has none).
+        self.inner = np.array([anc[-1] if anc else n_el for anc in table.ancestors], dtype=np.int64)
         per_block = np.column_stack([self.weight, self.anchor, self.links, self.images, np.ones(n), self.good])
-        for r, anc in enumerate(table.ancestors):
-            if anc:
-                sums[list(anc)] += per_block[r]
+        sums = np.zeros((n_el + 1, 6))  # weight, anchor, links, images, blocks, good
+        np.add.at(sums, self.inner, per_block)
+        for idx in reversed(self._levels):
+            np.add.at(sums, parent[idx], sums[idx])
         self.sums = sums
         self.page_sums = per_block.sum(axis=0)
         # The main container: from the root down, follow the element holding the
@@ -372,6 +377,13 @@ class _Stats:
         self.levels = levels
         self.in_main = np.array([float(main >= 0 and main in anc) for anc in table.ancestors])
         self.parent = np.array([anc[-1] if anc else -1 for anc in table.ancestors])
+
+    def down(self, own: np.ndarray) -> np.ndarray:
+        """Per element, the sum of `own` over it and its ancestors (rows: elements, then "none")."""
+        acc = own.copy()
+        for idx in self._levels:
+            acc[idx] += acc[self._parent[idx]]
+        return acc
 
     def _ratio_rows(self, s: np.ndarray) -> np.ndarray:
         """R1-R5, log blocks and good share for rows of sums (weight, anchor, links, images, blocks, good)."""
@@ -423,16 +435,17 @@ def _text_stats(blocks: Sequence[Block], title: str) -> np.ndarray:
         words = _words(text)
         nw = len(words)
         n_chars = max(len(text), 1)
-        punct = sum(ch in _PUNCT for ch in text)
-        stop = sum(w in STOP_WORDS for w in words)
-        digits = sum(ch.isdigit() for ch in text)
-        caps = sum(w[0].isupper() for w in text.split()) if nw else 0
+        punct = len(_PUNCT_RE.findall(text))
+        stop = sum(map(STOP_WORDS.__contains__, words))
+        digits = len(_DIGIT.findall(text))
+        split = text.split()
+        caps = sum(map(str.isupper, [w[0] for w in split])) if nw else 0
         cjk = len(_CJK.findall(text))
         rows.append((
             math.log1p(b.weight), math.log1p(nw), (sum(map(len, words)) / nw) if nw else 0.0,
             min(punct, 20) / 20, punct / n_chars, float(text.rstrip().endswith(_END_PUNCT)),
             float("©" in text or "copyright" in text.lower()), float(bool(_YEAR.search(text))),
-            digits / n_chars, caps / max(len(text.split()), 1), stop / nw if nw else 0.0, cjk / n_chars,
+            digits / n_chars, caps / max(len(split), 1), stop / nw if nw else 0.0, cjk / n_chars,
             min(text.count("|") + text.count("»") + text.count("·"), 10) / 10,
             math.log(counts[b.text]), _dice(set(words), title_words),
             float(bool(title_sig) and " ".join(text.lower().split()) == title_sig)))

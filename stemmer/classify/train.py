@@ -42,6 +42,7 @@ class LabelledPage:
     gold_tokens: int
     gold_aligned: int
     title: str | None = None
+    gold: str | None = None
     root: object = None
 
 
@@ -66,7 +67,7 @@ def labelled_pages(records: Iterator[dict], *, keep_root: bool = False) -> Itera
         table = page_table(root)
         al = align([b.text for b in table.blocks], d["text"])
         yield LabelledPage(d["id"], d.get("site") or d["id"], d.get("dataset", ""), table, al.labels(),
-                           al.gold_tokens, al.gold_aligned, d.get("title"), root if keep_root else None)
+                           al.gold_tokens, al.gold_aligned, d.get("title"), d["text"], root if keep_root else None)
 
 
 def train(pages: Sequence[LabelledPage], *, estimator: str = DEFAULT_ESTIMATOR,

@@ -69,15 +69,20 @@ class Extraction:
 
 
 def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, match: Match,
-                 keymaker: KeyMaker) -> Extraction:
-    """Label the page's blocks with the roles of the matched layout's slots."""
+                 keymaker: KeyMaker, *, unknown=None) -> Extraction:
+    """Label the page's blocks with the roles of the matched layout's slots.
+
+    `unknown`, if given, decides the blocks that no slot knows instead of the
+    container rule: called with the block's index and the block, it returns
+    an `ExtractedBlock` or None (see `stemmer.extract.fallback`).
+    """
     layout = match.layout
     assert layout is not None
     slot = {s.key: (i, s.role) for i, s in enumerate(layout.sections)}
     container = layout.container
     out: list[ExtractedBlock] = []
     title = None
-    for key, b in zip(match.keys, page.blocks):
+    for i, (key, b) in enumerate(zip(match.keys, page.blocks)):
         found = slot.get(key)
         if found is not None:
             n, role = found
@@ -88,6 +93,9 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
                     continue
                 title = b.text
             out.append(ExtractedBlock(role, n, b.text, _tag(b)))
+        elif unknown is not None:
+            if (decided := unknown(i, b)) is not None:
+                out.append(decided)
         elif container and b.anchor_weight * 2 <= b.weight and keymaker.within(b.path, container):
             out.append(ExtractedBlock("main", -1, b.text, _tag(b), "container"))
     return Extraction(page_id, url, site, True, layout.id, round(match.similarity, 4), title,

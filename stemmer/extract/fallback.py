@@ -17,6 +17,10 @@ from stemmer.extract.apply import ExtractedBlock, Extraction
 log = logging.getLogger("stemmer")
 
 GENERIC = "generic"
+# Blocks of a matched page that its layout lacks: "container" (the layout's main-text
+# container rule, apply.py), "classifier" or "either"; chosen with benchmarks/layouts.py.
+UNKNOWN_MODES = ("container", "classifier", "either")
+UNKNOWN_DEFAULT = "container"
 GENERIC_PATH = Path(__file__).resolve().parents[1] / "classify" / "generic" / "model.json"
 
 
@@ -28,9 +32,12 @@ class Fallback:
             without suffix), or ``"generic"`` for the model shipped with stemmer.
     """
 
-    def __init__(self, model="generic") -> None:
+    def __init__(self, model="generic", *, unknown_blocks: str = UNKNOWN_DEFAULT) -> None:
+        if unknown_blocks not in UNKNOWN_MODES:
+            raise ValueError(f"unknown_blocks must be one of {', '.join(UNKNOWN_MODES)}, got {unknown_blocks!r}")
         self._spec = model
         self._clf = None if isinstance(model, (str, Path)) else model
+        self.unknown_blocks = unknown_blocks
 
     @property
     def classifier(self):
@@ -72,6 +79,45 @@ class Fallback:
                 out.append(ExtractedBlock("title", -1, b.text, b.tag, "classifier", round(p, 4)))
         return Extraction(page_id, url, site, False, None, round(similarity, 4), title, tuple(out),
                           "classifier")
+
+
+    def unknown_rule(self, root, layout, keymaker):
+        """For `apply_layout(unknown=...)`: how a matched page's blocks that no slot knows are decided.
+
+        Returns None (the container rule alone) unless `unknown_blocks` is
+        ``classifier`` (the classifier alone) or ``either`` (main if the
+        container rule or the classifier says so).  The page is classified
+        only when it has such a block.
+        """
+        if self.unknown_blocks == "container":
+            return None
+        container = layout.container
+        probs: list = []
+
+        def decide(i: int, b) -> ExtractedBlock | None:
+            if not probs:
+                probs.append(self._page_probs(root))
+            p = probs[0]
+            if p is not None and i < len(p) and p[i] >= self.classifier.threshold:
+                return ExtractedBlock("main", -1, b.text, b.tag, "classifier", round(float(p[i]), 4))
+            if (self.unknown_blocks == "either" and container and b.anchor_weight * 2 <= b.weight
+                    and keymaker.within(b.path, container)):
+                return ExtractedBlock("main", -1, b.text, b.tag, "container")
+            return None
+
+        return decide
+
+    def _page_probs(self, root):
+        """The classifier's probabilities for the page's blocks, or None if it fails on this page."""
+        from stemmer.classify.features import page_table
+
+        try:
+            return self.classifier.predict_proba(page_table(root))
+        except ModelError:
+            raise
+        except (ValueError, IndexError, MemoryError, RecursionError, FloatingPointError) as exc:
+            log.warning("classifier failed on a matched page: %s", exc)
+            return None
 
 
 def load_fallback(model) -> Fallback | None:

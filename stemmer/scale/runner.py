@@ -263,7 +263,8 @@ def extract_crawl(pages: Iterable[Page], patterns: PatternSet | str | os.PathLik
         jobs: worker processes; 1 extracts here, -1 one per CPU.
         scheduler: a Dask scheduler address to run the batches on instead.
         batch_pages: pages per task.
-        options: passed to `stemmer.extract` (``threshold``, ``strict``).
+        options: passed to `stemmer.extract` (``threshold``, ``strict``, ``fallback``:
+            a model path must be one the workers can read).
 
     Yields:
         One `Extraction` per page, in input order, as `stemmer.extract` yields them.

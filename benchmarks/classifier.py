@@ -1,0 +1,374 @@
+"""Benchmark of the block classifier (the fallback for pages no pattern covers), beside trafilatura.
+
+Site-grouped cross-validation on the single-page sets: the sites of all sets
+together are dealt into K folds (largest first, each to the fold with the
+fewest pages, ties in sha256 order, as ../shared/tools/split.py
+--by-site-folds does for one set), so a site that appears in two sets sits
+in one fold and no page is scored by a model that saw its site.  Every page
+is predicted once, by the model of its fold; the predictions of each set
+are scored with ../shared/tools/score.py (per character for Chinese) beside
+trafilatura (../shared/tools/baseline.py) run on the same pages.
+
+Rows:
+  thesis   the thesis baseline (seed 000): embedding + position + ancestor tags -> logistic regression
+  logreg   all cheap feature groups -> logistic regression, no second stage
+  chosen   the shipped configuration (train.py defaults) trained on all five sets
+  shipped  the same trained only on the sets whose licence allows shipping (wcxb, zh_cwced)
+
+Then pages/s of the fallback (parse, features, classifier, title) against
+trafilatura's text+title on the same pages, one process, and the seconds of
+a pattern-only `stemmer extract` of one page (a fresh interpreter).
+
+    python benchmarks/classifier.py                       # everything (~1 h on 2 cores)
+    python benchmarks/classifier.py --rows chosen --folds 2 --sets cleaneval zh_cwced
+    python benchmarks/classifier.py --ablate              # chosen minus each feature group
+    python benchmarks/classifier.py --minilm-pages 150    # static model vs MiniLM on a subsample
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import math
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from stemmer.blocks import parse_html  # noqa: E402
+from stemmer.classify import train as T  # noqa: E402
+from stemmer.classify.embed import CachedEmbedder, SentenceTransformerEmbedder, StaticEmbedder  # noqa: E402
+from stemmer.classify.features import GROUPS, Featurizer, Vocabulary, page_table  # noqa: E402
+from stemmer.classify.model import BlockClassifier  # noqa: E402
+from stemmer.classify.title import choose_title  # noqa: E402
+
+SHARED = ROOT.parent / "shared"
+TOOLS = SHARED / "tools"
+SETS = ["cleaneval", "l3s_gn1", "wcxb", "dragnet", "zh_cwced"]
+SHIPPABLE = ["wcxb", "zh_cwced"]  # CC BY 4.0 and MIT; the others are research-only or AGPL (see the data card)
+BIG_TAGS, BIG_ATTRS = 120, 600  # the union vocabulary features are computed with once; folds pick from it
+CHEAP = tuple(g for g in GROUPS if g != "embed")
+
+
+# --- data -----------------------------------------------------------------------------
+
+def load_set(name: str) -> list[dict]:
+    with gzip.open(SHARED / "data" / name / "pages.jsonl.gz", "rt", encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+def site_folds(pages: list[dict], k: int, seed: int = 0) -> dict[str, int]:
+    """Fold of every site: largest sites first, each to the fold with the fewest pages."""
+    size = Counter(p["site"] for p in pages)
+    order = sorted(size, key=lambda s: (-size[s], hashlib.sha256(f"{seed}:site:{s}".encode()).hexdigest()))
+    load = [0] * k
+    fold = {}
+    for s in order:
+        f = min(range(k), key=lambda i: (load[i], i))
+        fold[s] = f
+        load[f] += size[s]
+    return fold
+
+
+class Corpus:
+    """All labelled pages with their features, computed once with a large vocabulary."""
+
+    def __init__(self, sets: list[str], embed: bool, log) -> None:
+        self.pages: list[T.LabelledPage] = []
+        self.raw: list[dict] = []
+        for name in sets:
+            t0 = time.perf_counter()
+            records = load_set(name)
+            got = list(T.labelled_pages(iter(records), keep_root=True))
+            for p in got:
+                p.dataset = name
+            self.pages += got
+            self.raw += [r for r in records if r.get("text") is not None]
+            rec = sum(p.gold_aligned for p in got) / max(1, sum(p.gold_tokens for p in got))
+            log(f"{name}: {len(got)} pages, {sum(len(p.labels) for p in got)} blocks, "
+                f"gold tokens recovered by the alignment {rec:.3f} ({time.perf_counter() - t0:.0f} s)")
+        self.vocab = Vocabulary.learn([p.table for p in self.pages], n_tags=BIG_TAGS, n_attrs=BIG_ATTRS)
+        t0 = time.perf_counter()
+        big = Featurizer(self.vocab, CHEAP)
+        self.names = big.names
+        self.X = [big.transform(p.table) for p in self.pages]
+        log(f"features: {sum(len(x) for x in self.X)} blocks x {len(self.names)} ({time.perf_counter() - t0:.0f} s)")
+        self.E = None
+        if embed:
+            t0 = time.perf_counter()
+            emb = CachedEmbedder(StaticEmbedder(), size=10**7)
+            self.E = [emb.encode([b.text for b in p.table.blocks]) for p in self.pages]
+            log(f"static embeddings ({time.perf_counter() - t0:.0f} s)")
+
+    def matrices(self, clf: BlockClassifier, idx: list[int]) -> list[np.ndarray]:
+        """The feature matrices of pages `idx` for a classifier whose vocabulary is a subset of ours."""
+        names = [n for n in clf.featurizer_.names if not n.startswith("emb_")]
+        col = {n: i for i, n in enumerate(self.names)}
+        cols = np.array([col[n] for n in names], dtype=np.int64)
+        out = []
+        for i in idx:
+            m = self.X[i][:, cols]
+            if "embed" in clf.featurizer_.groups:
+                m = np.hstack([m, self.E[i]])
+            out.append(m)
+        return out
+
+
+def fold_vocab(corpus: Corpus, idx: list[int], n_tags: int, n_attrs: int) -> Vocabulary:
+    """`Vocabulary.learn` on the training pages, among the words the corpus features have columns for."""
+    tags, attrs = Counter(), Counter()
+    for i in idx:
+        t = corpus.pages[i].table
+        seen = {e for anc in t.ancestors for e in anc}
+        tags.update({t.elements[e][0] for e in seen})
+        attrs.update({w for e in seen for w in t.elements[e][1]})
+    known_t, known_a = set(corpus.vocab.tags), set(corpus.vocab.attrs)
+    top = lambda c, known, n: tuple(sorted([w for w, _ in c.most_common() if w in known][:n]))  # noqa: E731
+    return Vocabulary(top(tags, known_t, n_tags), top(attrs, known_a, n_attrs))
+
+
+# --- models ---------------------------------------------------------------------------
+
+ROWS = {
+    "thesis": dict(estimator="logreg", groups=("pos", "tags", "embed"), context=False, embed=True),
+    "logreg": dict(estimator="logreg", groups=CHEAP, context=False, embed=False),
+    "chosen": dict(estimator=T.DEFAULT_ESTIMATOR, groups=T.DEFAULT_GROUPS, context=True,
+                   embed="embed" in T.DEFAULT_GROUPS),
+    "shipped": dict(estimator=T.DEFAULT_ESTIMATOR, groups=T.DEFAULT_GROUPS, context=True,
+                    embed="embed" in T.DEFAULT_GROUPS, train_sets=SHIPPABLE),
+}
+
+
+def cross_validate(corpus: Corpus, spec: dict, folds: dict[str, int], k: int, log) -> np.ndarray:
+    """Per page, the probabilities of its blocks from the model of its fold."""
+    probs: list[np.ndarray | None] = [None] * len(corpus.pages)
+    train_sets = set(spec.get("train_sets", SETS))
+    for f in range(k):
+        t0 = time.perf_counter()
+        train = [i for i, p in enumerate(corpus.pages) if folds[p.site] != f and p.dataset in train_sets]
+        test = [i for i, p in enumerate(corpus.pages) if folds[p.site] == f]
+        clf = BlockClassifier(estimator=spec["estimator"], groups=spec["groups"], context=spec["context"],
+                              threshold=T.DEFAULT_THRESHOLD,
+                              embedder=StaticEmbedder() if spec["embed"] else None)
+        clf.vocab_ = fold_vocab(corpus, train, clf.n_tags, clf.n_attrs)
+        clf.featurizer_ = Featurizer(clf.vocab_, clf.groups, clf._cached_embedder())
+        clf.fit_arrays(corpus.matrices(clf, train), [np.asarray(corpus.pages[i].labels) for i in train],
+                       [corpus.pages[i].table for i in train], sites=[corpus.pages[i].site for i in train])
+        for i, m in zip(test, corpus.matrices(clf, test)):
+            probs[i] = clf.proba_from_features(m, corpus.pages[i].table)
+        log(f"  fold {f}: {len(train)} train pages, {len(test)} test pages ({time.perf_counter() - t0:.0f} s)")
+    return probs
+
+
+def write_predictions(corpus: Corpus, probs, threshold: float, work: Path, row: str) -> dict[str, Path]:
+    out = {}
+    files = {}
+    for i, p in enumerate(corpus.pages):
+        title, _ = choose_title(p.table, p.root)
+        text = "\n".join(b.text for b, q in zip(p.table.blocks, probs[i]) if q >= threshold)
+        if p.dataset not in files:
+            out[p.dataset] = work / f"{p.dataset}.{row}.jsonl"
+            files[p.dataset] = out[p.dataset].open("w", encoding="utf-8")
+        files[p.dataset].write(json.dumps({"id": p.id, "text": text, "title": title, "matched": False},
+                                          ensure_ascii=False) + "\n")
+    for f in files.values():
+        f.close()
+    return out
+
+
+def score(dataset: str, pred: Path) -> dict:
+    res = subprocess.run([sys.executable, str(TOOLS / "score.py"), "--gold", str(SHARED / "data" / dataset),
+                          "--pred", str(pred), "--json"], check=True, capture_output=True, text=True)
+    return json.loads(res.stdout)
+
+
+def trafilatura(dataset: str, work: Path) -> tuple[Path, dict]:
+    out = work / f"{dataset}.trafilatura.jsonl"
+    res = subprocess.run([sys.executable, str(TOOLS / "baseline.py"), str(SHARED / "data" / dataset),
+                          "-o", str(out), "--json"], check=True, capture_output=True, text=True)
+    return out, json.loads(res.stdout.strip().splitlines()[-1])
+
+
+# --- speed ----------------------------------------------------------------------------
+
+def fallback_speed(records: list[dict], model_path: Path | None) -> float:
+    """Pages/s of the fallback on raw HTML: parse, blocks, features, classifier and title."""
+    from stemmer.extract.fallback import Fallback
+
+    fb = Fallback(str(model_path) if model_path else "generic")
+    fb.extract("warm", None, "x", parse_html("<p>warm up</p>"))
+    t0 = time.perf_counter()
+    for r in records:
+        fb.extract(r["id"], r.get("url"), r["site"], parse_html(r["html"]))
+    return len(records) / (time.perf_counter() - t0)
+
+
+ONE_PAGE = """
+import sys, time
+from stemmer.cli import main
+status = main(["extract", "-q", "--no-fallback", "-p", sys.argv[1], sys.argv[2]])
+assert status == 0 and "torch" not in sys.modules
+"""
+
+
+def one_page_seconds() -> float:
+    """Wall seconds of a fresh `stemmer extract -p` of one page of the demo site, patterns only."""
+    from stemmer import analyze, read_pages, save_patterns
+
+    with tempfile.TemporaryDirectory() as tmp:
+        save_patterns(analyze(read_pages(str(ROOT / "stemmer" / "demo" / "site"))), Path(tmp) / "p")
+        page = next(iter(sorted((ROOT / "stemmer" / "demo" / "site").rglob("news/2024/01/*.html"))))
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", ONE_PAGE, str(Path(tmp) / "p"), str(page)], check=True,
+                       capture_output=True)
+        return time.perf_counter() - t0
+
+
+# --- MiniLM on a subsample ------------------------------------------------------------
+
+def minilm_subsample(corpus: Corpus, n_pages: int, folds: dict[str, int], log) -> list[dict]:
+    """Thesis baseline and chosen model with the static model vs MiniLM, 2-fold CV on a page subsample."""
+    rng = np.random.default_rng(0)
+    idx = sorted(rng.choice(len(corpus.pages), size=min(n_pages, len(corpus.pages)), replace=False).tolist())
+    encoders = {"static": CachedEmbedder(StaticEmbedder()), "minilm": CachedEmbedder(SentenceTransformerEmbedder())}
+    rows = []
+    for name, enc in encoders.items():
+        t0 = time.perf_counter()
+        E = {i: enc.encode([b.text for b in corpus.pages[i].table.blocks]) for i in idx}
+        secs = time.perf_counter() - t0
+        n_texts = sum(len(corpus.pages[i].table.blocks) for i in idx)
+        log(f"{name}: {n_texts} block texts in {secs:.0f} s ({n_texts / secs:.0f}/s)")
+        saved, corpus.E = corpus.E, [E.get(i) for i in range(len(corpus.pages))]
+        for row in ("thesis", "chosen"):
+            spec = dict(ROWS[row], embed=True, groups=tuple(dict.fromkeys(ROWS[row]["groups"] + ("embed",))))
+            sub_folds = {corpus.pages[i].site: folds[corpus.pages[i].site] % 2 for i in idx}
+            sub = _SubCorpus(corpus, idx)
+            probs = cross_validate(sub, spec, sub_folds, 2, log)
+            f1 = _mean_sh_f1(sub.pages, probs, T.DEFAULT_THRESHOLD)
+            rows.append({"embedder": name, "row": row, "pages": len(idx), "sh_f1": f1,
+                         "texts_per_s": n_texts / secs})
+            log(f"  {name} {row}: sh_f1 {f1:.3f}")
+        corpus.E = saved
+    return rows
+
+
+class _SubCorpus(Corpus):
+    """A view of some pages of a corpus."""
+
+    def __init__(self, corpus: Corpus, idx: list[int]) -> None:  # noqa: D107 - no featurizing again
+        self.pages = [corpus.pages[i] for i in idx]
+        self.vocab = corpus.vocab
+        self.names = corpus.names
+        self.X = [corpus.X[i] for i in idx]
+        self.E = [corpus.E[i] for i in idx]
+
+
+def _mean_sh_f1(pages, probs, threshold) -> float:
+    sys.path.insert(0, str(TOOLS))
+    from score import sh_f1
+
+    return float(np.mean([sh_f1("\n".join(b.text for b, q in zip(p.table.blocks, pr) if q >= threshold), p.gold)
+                          for p, pr in zip(pages, probs)]))
+
+
+# --- main -----------------------------------------------------------------------------
+
+def fmt(x, spec=".3f") -> str:
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, spec)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sets", nargs="*", default=SETS)
+    ap.add_argument("--rows", nargs="*", default=list(ROWS), choices=list(ROWS))
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--ablate", action="store_true", help="also the chosen model without each feature group")
+    ap.add_argument("--minilm-pages", type=int, default=0, metavar="N",
+                    help="also compare the static model with MiniLM on N pages (MiniLM: ~40 texts/s)")
+    ap.add_argument("--no-baseline", action="store_true", help="skip trafilatura")
+    ap.add_argument("--work", default="/tmp/stemmer-bench-classifier")
+    ap.add_argument("--json", help="also write the results as JSON here")
+    args = ap.parse_args()
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
+
+    needs_embed = any(ROWS[r]["embed"] for r in args.rows) or args.minilm_pages > 0
+    corpus = Corpus(args.sets, needs_embed, log)
+    everything = [{"site": p.site} for p in corpus.pages]
+    folds = site_folds(everything, args.folds)
+    (work / "folds.json").write_text(json.dumps({"k": args.folds, "fold_of_site": folds}, indent=0))
+
+    specs = {r: ROWS[r] for r in args.rows}
+    if args.ablate:
+        for g in ROWS["chosen"]["groups"]:
+            specs[f"chosen-{g}"] = dict(ROWS["chosen"], groups=tuple(x for x in ROWS["chosen"]["groups"] if x != g),
+                                        embed=g != "embed" and ROWS["chosen"]["embed"])
+        if "embed" not in ROWS["chosen"]["groups"]:
+            specs["chosen+embed"] = dict(ROWS["chosen"], groups=ROWS["chosen"]["groups"] + ("embed",), embed=True)
+            if corpus.E is None:
+                corpus.E = [CachedEmbedder(StaticEmbedder(), size=10**7).encode([b.text for b in p.table.blocks])
+                            for p in corpus.pages]
+        specs["chosen-context"] = dict(ROWS["chosen"], context=False)
+
+    results: dict[str, dict[str, dict]] = {}
+    for row, spec in specs.items():
+        log(f"{row}: {spec['estimator']} on {', '.join(spec['groups'])}"
+            f"{' + second stage' if spec['context'] else ''}")
+        t0 = time.perf_counter()
+        probs = cross_validate(corpus, spec, folds, args.folds, log)
+        preds = write_predictions(corpus, probs, T.DEFAULT_THRESHOLD, work, row)
+        results[row] = {ds: score(ds, path) for ds, path in preds.items()}
+        log(f"  {row} done in {time.perf_counter() - t0:.0f} s: " +
+            ", ".join(f"{ds} {s['sh_f1']:.3f}" for ds, s in results[row].items()))
+
+    traf: dict[str, dict] = {}
+    speed: dict[str, dict] = {}
+    if not args.no_baseline:
+        for ds in args.sets:
+            pred, stats = trafilatura(ds, work)
+            traf[ds] = {"score": score(ds, pred), "stats": stats}
+            records = [r for r in corpus.raw if r["dataset"] == ds]
+            speed[ds] = {"fallback_pps": fallback_speed(records, None),
+                         "traf_text_pps": stats["text_pages_per_s"], "traf_total_pps": stats["total_pages_per_s"]}
+            log(f"{ds}: trafilatura {traf[ds]['score']['sh_f1']:.3f}; fallback {speed[ds]['fallback_pps']:.1f} "
+                f"pages/s vs trafilatura text+title {stats['total_pages_per_s']:.1f}")
+    minilm = minilm_subsample(corpus, args.minilm_pages, folds, log) if args.minilm_pages else []
+    one_page = one_page_seconds()
+
+    # the table
+    cols = list(results)
+    print(f"\nsh_f1 (macro over pages), site-grouped {args.folds}-fold CV; threshold {T.DEFAULT_THRESHOLD}\n")
+    head = ["dataset", "pages"] + cols + (["trafilatura", "title chosen", "title traf",
+                                           "fallback p/s", "traf p/s (text+title)"] if traf else [])
+    print("| " + " | ".join(head) + " |")
+    print("|" + "---|" * len(head))
+    for ds in args.sets:
+        first = next(iter(results.values()))[ds]
+        cells = [ds, str(first["n_scored"])] + [fmt(results[c][ds]["sh_f1"]) for c in cols]
+        if traf:
+            t = traf[ds]["score"]
+            ch = results.get("chosen", results[cols[-1]])[ds]
+            cells += [fmt(t["sh_f1"]), fmt(ch.get("title_exact_all")), fmt(t.get("title_exact_all")),
+                      fmt(speed[ds]["fallback_pps"], ".1f"), fmt(speed[ds]["traf_total_pps"], ".1f")]
+        print("| " + " | ".join(cells) + " |")
+    if minilm:
+        print("\n| embedder | row | pages | sh_f1 (2-fold) | texts/s |\n|---|---|---|---|---|")
+        for r in minilm:
+            print(f"| {r['embedder']} | {r['row']} | {r['pages']} | {r['sh_f1']:.3f} | {r['texts_per_s']:.0f} |")
+    print(f"\npattern-only `stemmer extract -p` of one page, fresh interpreter: {one_page:.2f} s")
+    if args.json:
+        Path(args.json).write_text(json.dumps({"rows": results, "trafilatura": traf, "speed": speed,
+                                               "minilm": minilm, "one_page_s": one_page}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
