@@ -35,6 +35,7 @@ from pathlib import Path
 
 from stemmer import api
 from stemmer.extract import Extraction
+from stemmer.extract.fallback import GENERIC, load_fallback
 from stemmer.layout.history import carry_over_saved, check_date, stamp, today
 from stemmer.layout.lazy import LazyPatterns
 from stemmer.layout.learn import AnalyzeParams, learn_site
@@ -284,6 +285,12 @@ def extract_crawl(pages: Iterable[Page], patterns: PatternSet | str | os.PathLik
         return
     if isinstance(patterns, str):
         LazyPatterns(patterns)  # a directory without pattern files fails here, not in a worker
+    # The classifier is loaded once here and sent with each batch, not read again per batch;
+    # a bad model file fails here.
+    fallback = load_fallback(options.get("fallback", GENERIC))
+    if fallback is not None:
+        fallback.classifier
+    options = {**options, "fallback": fallback}
     from joblib import delayed
 
     with _backend(jobs, scheduler) as parallel:
