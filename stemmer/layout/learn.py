@@ -61,7 +61,9 @@ class SitePage:
 # A slot is kept in a layout when at least this share of its pages have it.
 MIN_SECTION_SHARE = 0.2
 # DiffScore compares at most this many pages' texts, each cut to this many letters.
-DIFF_SAMPLE_PAGES = 12
+# With 12 pages, slots near the static threshold (dates, code line numbers) flipped
+# role with the sample: a half of a crawl and all of it disagreed (benchmarks/update.py).
+DIFF_SAMPLE_PAGES = 30
 DIFF_MAX_LETTERS = 3000
 # On a site of more than EXACT_MAX_PAGES pages, a cluster of more pages than this
 # is aligned on an evenly spread sample of them: slot shares, DiffScores and
@@ -165,8 +167,8 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
     stats = []
     for key in keys:
         texts = [sig("".join(b.text for b in g[key]))[:DIFF_MAX_LETTERS] for g in groups if key in g]
-        spread = texts[:: max(1, len(texts) // DIFF_SAMPLE_PAGES)]  # pages from all over the cluster
-        diff = _diffscore(spread[:DIFF_SAMPLE_PAGES])
+        n_diff = min(len(texts), DIFF_SAMPLE_PAGES)  # pages from all over the cluster
+        diff = _diffscore([texts[k * len(texts) // n_diff] for k in range(n_diff)])
         own = sum(b.weight - b.anchor_weight for g in groups for b in g.get(key, ()))
         weights = [sum(b.weight for b in g[key]) for g in groups if key in g]
         share = len(weights) / n
@@ -205,6 +207,11 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
         sample = next((b.text for g in groups for b in g.get(key, ())), "")[:80]
         sections.append(Section(key, role, round(diff, 4), round(main, 2), rep,
                                 round(share, 3), sample))
+    if not any(s.role == "main" for s in sections):
+        # A list page (an index of links): its varying links are all the text it has,
+        # and a layout that keeps none would match such pages only to extract nothing.
+        sections = [replace(s, role="main") if s.role == "sub" and not _in_box(groups, s.key) else s
+                    for s in sections]
     score = math.log(n) * sum(s.main for s in sections if s.role == "main")
     members = tuple(sorted(p.id for p in pages)[:5])
     return Layout("", n, round(score, 2), tuple(sections), container, members)

@@ -120,3 +120,23 @@ def test_analyze_groups_pages_by_site(site_pages):
     patterns = analyze([*site_pages, *other])
     assert sorted(patterns.sites) == ["example.com", "other.org"]
     assert len(patterns.get("other.org").layouts) == 2
+
+
+def _link_index(i: int) -> Page:
+    """A wiki index page: a static menu and a varying list of links, no text of its own."""
+    words = ["Dwarves", "Elven ship", "Ancient magic", "Saratov", "Chernobog", "Progress squads", "Languages",
+             "Religion", "Simbirsk", "Moscow", "Artemy", "Stepanov", "Geography", "Automatons"]
+    links = "".join(f'<li><a href="/wiki/{i}-{k}.html">{words[(i * 5 + k) % len(words)]}</a></li>'
+                    for k in range(3 + i))
+    heading = ["Peoples", "Places", "Gods", "Rules"][i]
+    html = (f"<html><body><nav><p>Home Wiki About Contact us</p></nav><main><h1>{heading}</h1>"
+            f"<ul>{links}</ul></main><footer><p>Written with care since long ago</p></footer></body></html>")
+    return Page(f"wiki.org/index-{i}.html", f"http://wiki.org/index-{i}.html", "wiki.org", html)
+
+
+def test_a_layout_of_link_lists_keeps_its_varying_links_as_main():
+    [layout] = learn_site("wiki.org", site_pages_of([_link_index(i) for i in range(4)])).layouts
+    assert role_of(layout, "ul/li") == "main"
+    assert role_of(layout, "nav/p") == "static"
+    assert role_of(layout, "footer/p") == "static"
+
