@@ -4,8 +4,8 @@ A new crawl is matched against the site's layouts. Pages that match move their
 layout's ``last_seen`` and ``seen`` on; pages that match none are clustered
 among themselves, in the site's key space, and become new layouts with fresh
 ids. Layouts no page has matched for ``stale_after`` days are flagged
-``stale``, never deleted. Old layouts are not re-learned, so their roles
-(pinned or not) stay as they are. The same input twice changes nothing the
+``stale``, never deleted. Old layouts are not re-learned: only their slots'
+DiffScores are pooled with the new pages', and pinned roles stay. The same input twice changes nothing the
 second time: each update records a digest of its pages in the site's history.
 """
 from __future__ import annotations
@@ -24,10 +24,13 @@ from stemmer.blocks import PageBlocks, parse_html, segment
 from stemmer.cluster import KeyMaker
 from stemmer.cluster.keys import _tokens
 from stemmer.errors import PatternFileError
+from stemmer.blocks import sig
 from stemmer.extract import SiteMatcher, apply_layout
+from stemmer.extract.match import Match
 from stemmer.layout.history import (add_history, apply_pins, check_date, days_between, layout_similarity,
                                     stamp, today)
-from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
+from stemmer.layout.learn import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, MAX_MAIN_LINKED, AnalyzeParams, SitePage,
+                                  _diffscore, learn_site)
 from stemmer.layout.model import Layout, PatternSet, SitePatterns
 from stemmer.layout.store import load_patterns, site_filename, to_json
 from stemmer.pages import Page
@@ -123,6 +126,8 @@ class _Site:
     matched: Counter = field(default_factory=Counter)
     keep: list[SitePage] = field(default_factory=list)   # unmatched pages, or all of a new site
     matched_tokens: set[str] = field(default_factory=set)
+    # the first matched pages of each layout, as (blocks, keys): what its DiffScores learn from
+    samples: dict[str, list[tuple[PageBlocks, tuple[str, ...]]]] = field(default_factory=dict)
 
 
 def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = None,
@@ -174,10 +179,13 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
         if page.url:
             outlinks.append((page.site, page.url, list(blocks.links)))
             urls.setdefault(page.site, {})  # link texts are gathered from every page of the site
-        layout = _match(st.matcher, blocks) if st.matcher else None
-        if layout is not None:
-            st.matched[layout.id] += 1
+        m = _match(st.matcher, blocks) if st.matcher else None
+        if m is not None:
+            st.matched[m.layout.id] += 1
             st.matched_tokens.update(_raw_tokens(blocks))
+            sample = st.samples.setdefault(m.layout.id, [])
+            if len(sample) < DIFF_SAMPLE_PAGES:
+                sample.append((blocks, m.keys))
         else:
             sp = SitePage(page.id, blocks, list(page.anchors))
             st.keep.append(sp)
@@ -207,8 +215,8 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
     return UpdateResult(PatternSet(out), tuple(changes), dict(sorted(left_out.items())))
 
 
-def _match(matcher: SiteMatcher, blocks: PageBlocks) -> Layout | None:
-    """The layout a page matches, as extract decides it (None: unmatched)."""
+def _match(matcher: SiteMatcher, blocks: PageBlocks) -> Match | None:
+    """The page's match, as extract decides it (None: unmatched)."""
     m = matcher.match(blocks)
     if m.layout is None:
         return None
@@ -216,7 +224,7 @@ def _match(matcher: SiteMatcher, blocks: PageBlocks) -> Layout | None:
         # extract calls a page whose layout finds none of its main text unmatched
         if not apply_layout("", None, "", blocks, m, matcher.keymaker).text:
             return None
-    return m.layout
+    return m
 
 
 def _raw_tokens(blocks: PageBlocks) -> set[str]:
@@ -264,6 +272,7 @@ def _update_site(st: _Site, date: str, stale_after: int, params: AnalyzeParams |
         trial = replace(site, layouts=new_layouts, tokens=tokens)
         matcher = SiteMatcher(trial, threshold=st.matcher.threshold if st.matcher else None)
         still_unmatched = sum(_match(matcher, p.blocks) is None for p in st.keep)
+    keymaker = KeyMaker(site.tokens, int(site.params.get("key_depth", params.key_depth)))
 
     history_start = next((h.get("date") for h in site.history if h.get("date")), date)
     layouts, stale, revived = [], [], []
@@ -272,6 +281,7 @@ def _update_site(st: _Site, date: str, stale_after: int, params: AnalyzeParams |
         if n:
             if lay.stale:
                 revived.append(lay.id)
+            lay = _refine(lay, st.samples.get(lay.id, []), params, keymaker)
             lay = replace(lay, seen=lay.seen + n, last_seen=max(lay.last_seen, date), stale=False)
         elif not lay.stale:
             since = lay.last_seen or lay.first_seen or min(history_start, date)
@@ -288,6 +298,42 @@ def _update_site(st: _Site, date: str, stale_after: int, params: AnalyzeParams |
                         tuple((lay.id, lay.pages) for lay in new_layouts), still_unmatched,
                         tuple(stale), tuple(revived))
     return updated, change
+
+
+def _refine(lay: Layout, sample: list[tuple[PageBlocks, tuple[str, ...]]], params: AnalyzeParams,
+            keymaker: KeyMaker) -> Layout:
+    """The layout with each slot's DiffScore pooled over its earlier pages and the new ones.
+
+    A DiffScore read on a few pages is noisy, and a slot near the static
+    threshold (a date, code) would otherwise keep the role its first crawl gave
+    it: the estimates are pooled by the page pairs each read, and a slot that
+    crosses the threshold gets the role analyze would give it. Title, pinned
+    slots and the main-text container stay.
+    """
+    seen = min(max(lay.seen, lay.pages), DIFF_SAMPLE_PAGES)
+    title_at = next((i for i, s in enumerate(lay.sections) if s.role == "title"), -1)
+    sections = []
+    for i, s in enumerate(lay.sections):
+        blocks = [[b for b, k in zip(page.blocks, keys) if k == s.key] for page, keys in sample]
+        texts = [t for t in (sig("".join(b.text for b in bs))[:DIFF_MAX_LETTERS] for bs in blocks) if t]
+        new_pairs = len(texts) * (len(texts) - 1) // 2
+        if s.role == "title" or s.pinned or not new_pairs:
+            sections.append(s)
+            continue
+        old_n = min(seen, round(s.share * max(lay.seen, lay.pages)))
+        old_pairs = old_n * (old_n - 1) // 2
+        diff = (s.diff * old_pairs + _diffscore(texts) * new_pairs) / (old_pairs + new_pairs)
+        role = s.role
+        if diff < params.diff_threshold:
+            role = "static"
+        elif s.role == "static":
+            mine = [b for bs in blocks for b in bs]
+            weight = sum(b.weight for b in mine)
+            inside = sum(keymaker.within(b.path, lay.container) for b in mine)
+            role = ("main" if lay.container and i > title_at and inside * 2 > len(mine)
+                    and sum(b.anchor_weight for b in mine) <= MAX_MAIN_LINKED * weight else "sub")
+        sections.append(replace(s, role=role, diff=round(diff, 4)))
+    return replace(lay, sections=tuple(sections))
 
 
 def _fresh_ids(learned: tuple[Layout, ...], existing: tuple[Layout, ...], date: str) -> tuple[Layout, ...]:

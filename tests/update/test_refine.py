@@ -1,0 +1,50 @@
+"""update re-reads the DiffScores of the layouts its pages match, pooled with the earlier ones."""
+import random
+from dataclasses import replace
+
+from stemmer import Page, analyze
+from stemmer.updater import update
+
+
+
+def words(seed: int, n: int) -> str:
+    """Made-up words, different for every seed (texts of one vocabulary share too many letters)."""
+    rng = random.Random(seed)
+    return " ".join("".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 8)))
+                    for _ in range(n))
+
+
+def page(i: int, note: str) -> Page:
+    body = words(i, 60)
+    html = ("<html><head><title>Story %d</title></head><body><nav><p>Home About Archive Contact</p></nav>"
+            "<article><h1>Story number %d of %s</h1><div class=\"body\"><p>%s</p><p>%s</p>"
+            "<p class=\"note\">%s</p></div></article><footer><p>All rights reserved by nobody</p></footer>"
+            "</body></html>") % (i, i, words(100 + i, 3), body, words(200 + i, 40), note)
+    return Page(f"blog.org/{i}.html", f"http://blog.org/{i}.html", "blog.org", html)
+
+
+def note_slot(site):
+    [layout] = site.layouts
+    [slot] = [s for s in layout.sections if s.key.endswith("p.note")]
+    return slot
+
+
+def test_a_slot_that_varies_in_the_new_crawl_is_main_after_the_update():
+    old = analyze([page(i, "Written at the kitchen table") for i in range(3)], date="2024-01-01")
+    assert note_slot(old.get("blog.org")).role == "static"
+    new = [page(i, words(-i, 5)) for i in range(3, 9)]
+    slot = note_slot(update(new, old, date="2024-02-01").patterns.get("blog.org"))
+    assert slot.role == "main"
+    assert 0.5 < slot.diff < 1  # pooled: the old pairs still count
+
+
+def test_a_pinned_slot_keeps_its_role_and_diffscore():
+    old = analyze([page(i, "Written at the kitchen table") for i in range(3)], date="2024-01-01")
+    site = old.get("blog.org")
+    [layout] = site.layouts
+    pinned = replace(layout, sections=tuple(replace(s, pinned=True) if s.key.endswith("p.note") else s
+                                            for s in layout.sections))
+    old = replace(old, sites={"blog.org": replace(site, layouts=(pinned,))})
+    new = [page(i, words(-i, 5)) for i in range(3, 9)]
+    slot = note_slot(update(new, old, date="2024-02-01").patterns.get("blog.org"))
+    assert (slot.role, slot.diff, slot.pinned) == ("static", note_slot(site).diff, True)
