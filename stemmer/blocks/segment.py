@@ -82,6 +82,20 @@ def _code_text(raw: str) -> str:
     return "\n".join(lines).expandtabs(4)
 
 
+# A <pre> of nothing but line numbers counting up by one: the gutter of a
+# highlighted code listing (Hexo, Rouge, Chroma), not text.
+_LINE_NUMBERS = re.compile(r"\s*\d+(?:\s*\n\s*\d+)+\s*")
+
+
+def _counts_up(text: str) -> bool:
+    numbers = [int(n) for n in text.split()]
+    return all(b == a + 1 for a, b in zip(numbers, numbers[1:]))
+
+
+def _is_pre(path: tuple[str, ...]) -> bool:
+    return bool(path) and path[-1].startswith("pre") and path[-1][3:4] in ("", ".", "#")
+
+
 def encode(el) -> str:
     """`tag.class1.class2#id` with classes sorted and lower-cased."""
     tag = el.tag
@@ -118,8 +132,10 @@ def segment(root, *, with_links: bool = False) -> PageBlocks:
 
     def flush(path: tuple[str, ...]) -> None:
         """Close the block being read: its text runs since the last block boundary."""
-        if path and path[-1].startswith("pre") and path[-1][3:4] in ("", ".", "#"):
+        if _is_pre(path):
             text = _code_text("".join(buf))
+            if _LINE_NUMBERS.fullmatch(text) and _counts_up(text):
+                text = ""  # the line-number gutter beside a code listing
         else:
             text = " ".join("".join(buf).split())
         anchor = "".join(anchor_buf) if anchor_buf else ""
@@ -142,7 +158,9 @@ def segment(root, *, with_links: bool = False) -> PageBlocks:
                     flush(paths[-1])
                 paths.append(paths[-1] + (encode(el),))
             elif tag in CHOP_TAGS:
-                if buf:
+                if tag == "br" and _is_pre(paths[-1]):
+                    buf.append("\n")  # a code listing written line by line with <br>
+                elif buf:
                     flush(paths[-1])
             elif tag == "a":
                 in_anchor += 1
