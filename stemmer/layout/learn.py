@@ -181,6 +181,15 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
                   if st[1] >= params.diff_threshold and not _in_box(groups, st[0])]
     top = max((stats[i][2] for i in text_slots), default=0.0)
     big = [i for i in text_slots if stats[i][2] >= max(params.main_threshold, BIG_SHARE * top)]
+    link_list = False
+    if not big:
+        # No varying text outside links: a page whose content is a list of links
+        # (a wiki's index, a table of contents).  Its links are its main text.
+        stats = [(key, diff, diff * weight, rep, share, linked)
+                 for key, diff, _, rep, share, linked, weight in ((*st, _weight(groups, st[0], n)) for st in stats)]
+        top = max((stats[i][2] for i in text_slots), default=0.0)
+        big = [i for i in text_slots if stats[i][2] >= max(params.main_threshold, BIG_SHARE * top)]
+        link_list = bool(big)
     title_key = None
     if big:
         title_key = _title_key(pages, groups, stats[:big[0]], stats[big[0]][0], params)
@@ -197,7 +206,7 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
             role = "title"
         elif diff < params.diff_threshold:
             role = "static"
-        elif (container and i > title_pos and linked <= MAX_MAIN_LINKED
+        elif (container and i > title_pos and (link_list or linked <= MAX_MAIN_LINKED)
               and _inside(groups, key, container, keymaker)):
             role = "main"
         else:
@@ -208,6 +217,11 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
     score = math.log(n) * sum(s.main for s in sections if s.role == "main")
     members = tuple(sorted(p.id for p in pages)[:5])
     return Layout("", n, round(score, 2), tuple(sections), container, members)
+
+
+def _weight(groups, key: str, n: int) -> float:
+    """The letters of slot `key` per page, link text included."""
+    return sum(b.weight for g in groups for b in g.get(key, ())) / n
 
 
 def _diffscore(texts: list[str]) -> float:

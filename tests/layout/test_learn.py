@@ -1,7 +1,8 @@
+import random
 import re
 
 from stemmer import analyze
-from stemmer.blocks import PageBlocks
+from stemmer.blocks import PageBlocks, parse_html, segment
 from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
 from stemmer.pages import Page
 
@@ -120,3 +121,24 @@ def test_analyze_groups_pages_by_site(site_pages):
     patterns = analyze([*site_pages, *other])
     assert sorted(patterns.sites) == ["example.com", "other.org"]
     assert len(patterns.get("other.org").layouts) == 2
+
+
+def _index_page(n: int) -> SitePage:
+    rng = random.Random(n)
+
+    def words(k: int) -> str:
+        return " ".join("".join(rng.choice("abcdefghijklmnoprstuvy") for _ in range(6)) for _ in range(k))
+
+    items = "".join(f'<li><a href="/{n}/{k}.html">{words(4)}</a></li>' for k in range(6))
+    title = words(2)
+    html = (f'<html><head><title>{title} | Wiki</title></head><body><nav class="menu"><a href="/">Home</a> <a href="/about">About us</a></nav>'
+            f'<main class="wiki"><h1 class="page-title">{title}</h1>'
+            f'<ul>{items}</ul></main><footer>Copyright the wiki people</footer></body></html>')
+    return SitePage(f"index-{n}", segment(parse_html(html)))
+
+
+def test_a_layout_of_link_lists_takes_its_links_as_main_text():
+    [layout] = learn_site("wiki.example", [_index_page(n) for n in range(5)]).layouts
+    assert role_of(layout, "ul/li") == "main"
+    assert role_of(layout, "h1.page-title") == "title"
+    assert role_of(layout, "nav.menu") == "static"
