@@ -142,3 +142,27 @@ def test_a_layout_of_link_lists_takes_its_links_as_main_text():
     assert role_of(layout, "ul/li") == "main"
     assert role_of(layout, "h1.page-title") == "title"
     assert role_of(layout, "nav.menu") == "static"
+
+
+def _article_page(n: int) -> SitePage:
+    rng = random.Random(100 + n)
+
+    def words(k: int) -> str:
+        return " ".join("".join(rng.choice("abcdefghijklmnoprstuvy") for _ in range(6)) for _ in range(k))
+
+    paragraphs = "".join(f"<p>{words(30)}</p>" for _ in range(3))
+    related = "".join(f'<li><a href="/{n}/{k}.html">{words(5)}</a></li>' for k in range(4))
+    html = (f'<html><head><title>{(title := words(3))} | News</title></head><body>'
+            f'<nav class="menu"><a href="/">Home</a> <a href="/about">About us</a></nav>'
+            f'<article class="post"><h1 class="headline">{title}</h1><div class="entry">'
+            f'<p>{words(40)}</p><h2>Introduction</h2>{paragraphs}<h3>Read these too</h3><ul>{related}</ul>'
+            f'</div></article><footer>Copyright the news people</footer></body></html>')
+    return SitePage(f"post-{n}", segment(parse_html(html)))
+
+
+def test_a_repeated_heading_over_body_text_is_main_and_one_over_links_is_not():
+    [layout] = learn_site("news.example", [_article_page(n) for n in range(6)]).layouts
+    assert role_of(layout, "div.entry/p") == "main"
+    assert role_of(layout, "div.entry/h2") == "main"
+    assert role_of(layout, "div.entry/h3") == "static"
+    assert role_of(layout, "h1.headline") == "title"
