@@ -191,3 +191,17 @@ def test_line_number_gutters_of_code_listings_are_dropped():
             '</table><pre class="lineno">7\n8\n9\n</pre><pre>42</pre><pre>3\n5</pre></body></html>')
     texts = [b.text for b in segment(parse_html(html)).blocks]
     assert texts == ["a = 1\nb = 2\nprint(a + b)", "42", "3\n5"]
+
+
+def test_hidden_blocks_are_not_text():
+    html = ('<html><body><div class="story"><p>The article as every reader sees it.</p></div>'
+            '<div class="story hidden"><p>A copy for other readers.</p></div>'
+            '<div style="color: red; display : none"><p>Styled away.</p></div>'
+            '<section hidden><p>Not shown.</p></section><p>The end of the page, shown.</p></body></html>')
+    assert texts(html) == ["The article as every reader sees it.", "The end of the page, shown."]
+
+
+def test_a_page_that_hides_nearly_all_its_text_until_loaded_keeps_it():
+    body = "".join(f"<p>Paragraph number {n} of a long article that a script shows.</p>" for n in range(8))
+    html = f'<html><body><p>Menu</p><main style="display:none">{body}</main></body></html>'
+    assert len(texts(html)) == 9
