@@ -122,13 +122,16 @@ def foreign(extraction: Extraction, match: Match, page: PageBlocks) -> bool:
     mains = [s for s in match.layout.sections if s.role == "main"]
     if not mains:
         return False
-    found = sum(letters(b.text) for b in extraction.blocks if b.role == "main")
+    # A slot's MainScore is its DiffScore times its letters outside links per page.
+    enough = THIN_MAIN * sum(s.main / max(s.diff, 0.01) for s in mains)
+    found = 0
+    for b in extraction.blocks:
+        if b.role == "main":
+            found += letters(b.text)
+            if found >= enough and found:
+                return False
     if not found:
         return True
-    # A slot's MainScore is its DiffScore times its letters outside links per page.
-    expected = sum(s.main / max(s.diff, 0.01) for s in mains)
-    if found >= THIN_MAIN * expected:
-        return False
     slots = {s.key for s in match.layout.sections}
     unknown = sum(b.weight - b.anchor_weight for key, b in zip(match.keys, page.blocks) if key not in slots)
     return unknown > UNKNOWN_OVER_MAIN * found
