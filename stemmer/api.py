@@ -5,7 +5,7 @@ from collections.abc import Callable, Iterable, Iterator
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from stemmer.blocks import parse_html, segment
-from stemmer.extract import Extraction, SiteMatcher, apply_layout, unmatched
+from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
 from stemmer.layout.history import check_date, stamp, today
 from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
@@ -124,8 +124,8 @@ def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: fl
         if match.layout is not None:
             unknown = fb.unknown_rule(root, match.layout, matcher.keymaker) if fb is not None else None
             result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown)
-            if not result.text and any(s.role == "main" for s in match.layout.sections):
-                result = None  # a page of another layout that resembles this one: none of its main text
+            if foreign(result, match, blocks):
+                result = None  # a page of another layout that resembles this one
         if result is None and fb is not None:
             result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity)
         yield result or unmatched(page.id, page.url, page.site, match.similarity)

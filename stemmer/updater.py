@@ -25,7 +25,7 @@ from stemmer.cluster import KeyMaker
 from stemmer.cluster.keys import _tokens
 from stemmer.errors import PatternFileError
 from stemmer.blocks import sig
-from stemmer.extract import SiteMatcher, apply_layout
+from stemmer.extract import SiteMatcher, apply_layout, foreign
 from stemmer.extract.match import Match
 from stemmer.layout.history import (add_history, apply_pins, check_date, days_between, layout_similarity,
                                     stamp, today)
@@ -220,10 +220,9 @@ def _match(matcher: SiteMatcher, blocks: PageBlocks) -> Match | None:
     m = matcher.match(blocks)
     if m.layout is None:
         return None
-    if any(s.role == "main" for s in m.layout.sections):
-        # extract calls a page whose layout finds none of its main text unmatched
-        if not apply_layout("", None, "", blocks, m, matcher.keymaker).text:
-            return None
+    # extract calls a page that only resembles its layout unmatched
+    if foreign(apply_layout("", None, "", blocks, m, matcher.keymaker), m, blocks):
+        return None
     return m
 
 

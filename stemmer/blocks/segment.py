@@ -82,6 +82,38 @@ def _code_text(raw: str) -> str:
     return "\n".join(lines).expandtabs(4)
 
 
+# A <pre> of nothing but line numbers counting up by one: the gutter of a
+# highlighted code listing (Hexo, Rouge, Chroma), not text.
+_LINE_NUMBERS = re.compile(r"\s*\d+(?:\s*\n\s*\d+)+\s*")
+
+
+def _counts_up(text: str) -> bool:
+    numbers = [int(n) for n in text.split()]
+    return all(b == a + 1 for a, b in zip(numbers, numbers[1:]))
+
+
+# A page hiding this many times the text it shows is shown by its scripts
+# (hidden menus and a paywall's second copy of the article hide about 2x).
+HIDDEN_PAGE_RATIO = 5
+_DISPLAY_NONE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+
+
+def _hidden(el, enc: str) -> bool:
+    """Whether a block element (encoded `enc`) is not shown: class ``hidden``, an inline style, `hidden`.
+
+    A paywalled page can carry its article twice, once for each kind of reader,
+    one copy hidden; what no reader sees is not the page's text.
+    """
+    if ".hidden" in enc and "hidden" in enc.partition("#")[0].split("."):
+        return True
+    style = el.get("style")
+    return bool(style) and _DISPLAY_NONE.search(style) is not None or el.get("hidden") is not None
+
+
+def _is_pre(path: tuple[str, ...]) -> bool:
+    return bool(path) and path[-1].startswith("pre") and path[-1][3:4] in ("", ".", "#")
+
+
 def encode(el) -> str:
     """`tag.class1.class2#id` with classes sorted and lower-cased."""
     tag = el.tag
@@ -109,6 +141,17 @@ def segment(root, *, with_links: bool = False) -> PageBlocks:
     """
     if root is None:
         return PageBlocks(())
+    page, hidden_weight = _segment(root, with_links, skip_hidden=True)
+    if hidden_weight > HIDDEN_PAGE_RATIO * page.weight:
+        # Nearly all of the text is hidden: a page that its scripts show once loaded.
+        page, _ = _segment(root, with_links, skip_hidden=False)
+    return page
+
+
+def _segment(root, with_links: bool, skip_hidden: bool) -> tuple[PageBlocks, int]:
+    """`segment`, and the letters of the hidden elements it left out (`skip_hidden`)."""
+    hidden_weight = 0
+    hidden_el = None  # the hidden element being skipped
     blocks: list[Block] = []
     links: list[tuple[str, str]] = []
     buf: list[str] = []
@@ -118,8 +161,10 @@ def segment(root, *, with_links: bool = False) -> PageBlocks:
 
     def flush(path: tuple[str, ...]) -> None:
         """Close the block being read: its text runs since the last block boundary."""
-        if path and path[-1].startswith("pre") and path[-1][3:4] in ("", ".", "#"):
+        if _is_pre(path):
             text = _code_text("".join(buf))
+            if _LINE_NUMBERS.fullmatch(text) and _counts_up(text):
+                text = ""  # the line-number gutter beside a code listing
         else:
             text = " ".join("".join(buf).split())
         anchor = "".join(anchor_buf) if anchor_buf else ""
@@ -132,17 +177,25 @@ def segment(root, *, with_links: bool = False) -> PageBlocks:
     walker = etree.iterwalk(root, events=("start", "end"))
     for event, el in walker:
         tag = el.tag
-        skipped = tag.__class__ is not str or tag in SKIP_TAGS  # comments, scripts, ...
+        skipped = tag.__class__ is not str or tag in SKIP_TAGS or el is hidden_el  # comments, scripts, ...
         if event == "start":
             if skipped:
                 walker.skip_subtree()
                 continue
             if tag in BLOCK_TAGS:
+                enc = encode(el)
+                if skip_hidden and _hidden(el, enc):
+                    hidden_el = el
+                    hidden_weight += letters("".join(el.itertext()))
+                    walker.skip_subtree()
+                    continue
                 if buf:
                     flush(paths[-1])
-                paths.append(paths[-1] + (encode(el),))
+                paths.append(paths[-1] + (enc,))
             elif tag in CHOP_TAGS:
-                if buf:
+                if tag == "br" and _is_pre(paths[-1]):
+                    buf.append("\n")  # a code listing written line by line with <br>
+                elif buf:
                     flush(paths[-1])
             elif tag == "a":
                 in_anchor += 1
@@ -168,4 +221,4 @@ def segment(root, *, with_links: bool = False) -> PageBlocks:
         flush(())
     head_title = root.find("head/title")
     title = " ".join((head_title.text or "").split()) if head_title is not None else ""
-    return PageBlocks(tuple(blocks), title, tuple(links))
+    return PageBlocks(tuple(blocks), title, tuple(links)), hidden_weight

@@ -116,7 +116,9 @@ class KeyMaker:
         inside = self._within.get((path, container))
         if inside is None:
             tail = container[-CONTAINER_TAIL:]
-            enc = [self.encoding(raw) for raw in path[:-1]]
+            # The block's own element counts: text set loose in the container
+            # itself (a Blogger post body with <br>s) is inside it.
+            enc = [self.encoding(raw) for raw in path]
             end = next((start + len(tail) for start in range(len(enc) - len(tail), -1, -1)
                         if all(_covers(e, want) for e, want in zip(enc[start:], tail))), None)
             inside = end is not None and not any(boxed(raw) for raw in path[end:])
@@ -149,7 +151,25 @@ def common_container(paths: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
 
     Each element keeps only the tokens every path has there: a ``<body>`` or
     ``<article>`` whose classes name the post's category must not cut the chain.
+    Where the paths differ only by wrappers that some pages add (a ``<div>``
+    around the content column), the chain skips them: it goes on with the
+    elements that all paths end with, when these and the start together make up
+    the whole of the shortest path.
     """
+    paths = list(paths)
+    if not paths:
+        return ()
+    head = _shared_chain(paths)
+    shortest = min(len(p) for p in paths)
+    if len(head) < shortest and any(len(p) != shortest for p in paths):
+        tail = _shared_chain([p[::-1] for p in paths])[::-1]
+        if len(head) + len(tail) >= shortest:
+            return tuple(head) + tuple(tail[len(tail) - (shortest - len(head)):])
+    return tuple(head)
+
+
+def _shared_chain(paths: list[tuple[str, ...]]) -> list[str]:
+    """The elements all `paths` share position by position from their start, with their shared tokens."""
     chain: list[str] = []
     for elements in zip(*paths):
         parsed = [_tokens(e) for e in elements]
@@ -159,7 +179,7 @@ def common_container(paths: Iterable[tuple[str, ...]]) -> tuple[str, ...]:
         shared = set(parsed[0][1]).intersection(*(toks for _, toks in parsed[1:]))
         ids = sorted(t for t in shared if t[0] == "#")
         chain.append(".".join([tag, *sorted(t for t in shared if t[0] != "#")]) + (ids[0] if ids else ""))
-    return tuple(chain)
+    return chain
 
 
 @functools.lru_cache(maxsize=65536)

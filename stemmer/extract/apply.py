@@ -3,9 +3,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stemmer.blocks import PageBlocks
+from stemmer.blocks import PageBlocks, letters
 from stemmer.cluster import KeyMaker
 from stemmer.extract.match import Match
+
+
+# A page whose layout finds under this share of the main text its pages have
+# (MainScore / DiffScore summed over the main slots) ...
+THIN_MAIN = 0.3
+# ... while blocks the layout lacks hold this many times more text outside links
+# than that is not one of the layout's pages.  Chosen on the dev sets: matched
+# pages of the layout stay far from both (their unknown blocks are few).
+UNKNOWN_OVER_MAIN = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +109,32 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
             out.append(ExtractedBlock("main", -1, b.text, _tag(b), "container"))
     return Extraction(page_id, url, site, True, layout.id, round(match.similarity, 4), title,
                       tuple(out), "pattern")
+
+
+def foreign(extraction: Extraction, match: Match, page: PageBlocks) -> bool:
+    """Whether a page resembles its layout without being one of its pages.
+
+    So it is when the layout has main text but finds none of it in the page, or
+    finds under `THIN_MAIN` of what its pages have while more text than that
+    lies in blocks the layout does not know (a video page beside the site's
+    articles: the same frame, another body).
+    """
+    mains = [s for s in match.layout.sections if s.role == "main"]
+    if not mains:
+        return False
+    # A slot's MainScore is its DiffScore times its letters outside links per page.
+    enough = THIN_MAIN * sum(s.main / max(s.diff, 0.01) for s in mains)
+    found = 0
+    for b in extraction.blocks:
+        if b.role == "main":
+            found += letters(b.text)
+            if found >= enough and found:
+                return False
+    if not found:
+        return True
+    slots = {s.key for s in match.layout.sections}
+    unknown = sum(b.weight - b.anchor_weight for key, b in zip(match.keys, page.blocks) if key not in slots)
+    return unknown > UNKNOWN_OVER_MAIN * found
 
 
 def _tag(block) -> str:

@@ -73,6 +73,8 @@ FIXATE_SAMPLE = 1000
 # hold it: a main-text container is never one of them.
 _INNER_TAGS = frozenset("p ul ol dl li dt dd table thead tbody tfoot tr td th blockquote pre "
                         "figure figcaption details summary caption h1 h2 h3 h4 h5 h6".split())
+# Elements that head a part of a text.
+_HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6 summary dt".split())
 # A title slot varies at least this much (dates in titles keep DiffScore low).
 TITLE_MIN_DIFF = 0.2
 # Slots with at least this share of the top MainScore can hold the main text.
@@ -183,6 +185,15 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
                   if st[1] >= params.diff_threshold and not _in_box(groups, st[0])]
     top = max((stats[i][2] for i in text_slots), default=0.0)
     big = [i for i in text_slots if stats[i][2] >= max(params.main_threshold, BIG_SHARE * top)]
+    link_list = False
+    if not big:
+        # No varying text outside links: a page whose content is a list of links
+        # (a wiki's index, a table of contents).  Its links are its main text.
+        stats = [(key, diff, diff * weight, rep, share, linked)
+                 for key, diff, _, rep, share, linked, weight in ((*st, _weight(groups, st[0], n)) for st in stats)]
+        top = max((stats[i][2] for i in text_slots), default=0.0)
+        big = [i for i in text_slots if stats[i][2] >= max(params.main_threshold, BIG_SHARE * top)]
+        link_list = bool(big)
     title_key = None
     if big:
         title_key = _title_key(pages, groups, stats[:big[0]], stats[big[0]][0], params)
@@ -193,28 +204,69 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
         later = [stats[i][0] for i in big if i > anchor]
         container = _with_continuation(container, groups, later, keymaker)
 
-    sections = []
+    roles = []
     for i, (key, diff, main, rep, share, linked) in enumerate(stats):
         if key == title_key:
             role = "title"
         elif diff < params.diff_threshold:
             role = "static"
-        elif (container and i > title_pos and linked <= MAX_MAIN_LINKED
+        elif (container and i > title_pos and (link_list or linked <= MAX_MAIN_LINKED)
               and _inside(groups, key, container, keymaker)):
             role = "main"
         else:
             role = "sub"
+        roles.append(role)
+    # A heading inside the container amid main text is the body's own even when
+    # its text repeats from page to page ("Introduction", "Links", a date);
+    # "Related stories" over a list of links at the end of the body is not.
+    main_keys = {st[0] for st, role in zip(stats, roles) if role == "main"}
+    for i, (key, diff, main, rep, share, linked) in enumerate(stats):
+        if (roles[i] == "static" and container and i > title_pos and _is_heading(key)
+                and linked <= MAX_MAIN_LINKED and _inside(groups, key, container, keymaker)
+                and _heads(pages, page_keys, key, main_keys, title_key)):
+            roles[i] = "main"
+    sections = []
+    for (key, diff, main, rep, share, linked), role in zip(stats, roles):
         sample = next((b.text for g in groups for b in g.get(key, ())), "")[:80]
         sections.append(Section(key, role, round(diff, 4), round(main, 2), rep,
                                 round(share, 3), sample))
     if not any(s.role == "main" for s in sections):
-        # A list page (an index of links): its varying links are all the text it has,
-        # and a layout that keeps none would match such pages only to extract nothing.
+        # Still nothing (no container found): keep every varying slot outside boxes of
+        # noise, or the layout would match such pages only to extract nothing.
         sections = [replace(s, role="main") if s.role == "sub" and not _in_box(groups, s.key) else s
                     for s in sections]
     score = math.log(n) * sum(s.main for s in sections if s.role == "main")
     members = tuple(sorted(p.id for p in pages)[:5])
     return Layout("", n, round(score, 2), tuple(sections), container, members)
+
+
+def _is_heading(key: str) -> bool:
+    return _tag(key.rsplit("/", 1)[-1]) in _HEADING_TAGS
+
+
+def _heads(pages: list[SitePage], page_keys: list[list[str]], key: str, main_keys: set[str],
+           title_key: str | None) -> bool:
+    """Whether the blocks of slot `key` mostly stand between main text (headings skipped).
+
+    A heading between the title or paragraphs of the body and more of them is
+    the body's; one after the template ("Latest news" over an index) or over
+    what follows the body ("Related stories" over links) heads something else.
+    """
+    inside = total = 0
+    for keys in page_keys:
+        for j, k in enumerate(keys):
+            if k != key:
+                continue
+            after = next((k2 for k2 in keys[j + 1:] if not _is_heading(k2)), None)
+            before = next((k2 for k2 in reversed(keys[:j]) if not _is_heading(k2)), None)
+            total += 1
+            inside += after in main_keys and (before in main_keys or before == title_key)
+    return inside * 2 > total
+
+
+def _weight(groups, key: str, n: int) -> float:
+    """The letters of slot `key` per page, link text included."""
+    return sum(b.weight for g in groups for b in g.get(key, ())) / n
 
 
 def _diffscore(texts: list[str]) -> float:

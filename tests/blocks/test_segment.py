@@ -177,3 +177,31 @@ def test_hundreds_of_unclosed_divs_keep_the_text_after_them(html):
 def test_code_keeps_its_lines_and_indentation():
     page = "<pre class='highlight'><code>\n\ndef f():\n    return 1  \n</code></pre><p>a   b\n c</p>"
     assert texts(page) == ["def f():\n    return 1", "a b c"]
+
+
+def test_a_code_listing_written_with_br_is_one_block_of_lines():
+    page = segment(parse_html('<html><body><pre><span>int a;</span><br><span>  return 0;</span><br></pre>'
+                              '</body></html>'))
+    assert [b.text for b in page.blocks] == ["int a;\n  return 0;"]
+
+
+def test_line_number_gutters_of_code_listings_are_dropped():
+    html = ('<html><body><table><tr><td class="gutter"><pre><span>1</span><br><span>2</span><br>'
+            '<span>3</span></pre></td><td class="code"><pre>a = 1<br>b = 2<br>print(a + b)</pre></td></tr>'
+            '</table><pre class="lineno">7\n8\n9\n</pre><pre>42</pre><pre>3\n5</pre></body></html>')
+    texts = [b.text for b in segment(parse_html(html)).blocks]
+    assert texts == ["a = 1\nb = 2\nprint(a + b)", "42", "3\n5"]
+
+
+def test_hidden_blocks_are_not_text():
+    html = ('<html><body><div class="story"><p>The article as every reader sees it.</p></div>'
+            '<div class="story hidden"><p>A copy for other readers.</p></div>'
+            '<div style="color: red; display : none"><p>Styled away.</p></div>'
+            '<section hidden><p>Not shown.</p></section><p>The end of the page, shown.</p></body></html>')
+    assert texts(html) == ["The article as every reader sees it.", "The end of the page, shown."]
+
+
+def test_a_page_that_hides_nearly_all_its_text_until_loaded_keeps_it():
+    body = "".join(f"<p>Paragraph number {n} of a long article that a script shows.</p>" for n in range(8))
+    html = f'<html><body><p>Menu</p><main style="display:none">{body}</main></body></html>'
+    assert len(texts(html)) == 9

@@ -1,5 +1,6 @@
 from stemmer.blocks import parse_html, segment
 from stemmer.cluster import KeyMaker
+from stemmer.cluster.keys import common_container
 
 
 def pages_of(*bodies: str):
@@ -78,3 +79,25 @@ def test_a_related_box_inside_the_container_is_not_within_it():
     assert not keymaker.within(("body", "div.story", "div.related", "ul", "li"), container)
     assert not keymaker.within(("body", "div.story", "aside", "p"), container)
     assert not keymaker.within(("body", "div.other", "p"), container)
+
+
+def test_text_set_loose_in_the_container_itself_is_within_it():
+    keymaker = KeyMaker({"post-body": 1.0, "post": 1.0})
+    container = ("body", "div.post", "div.post-body")
+    assert keymaker.within(("body", "div.post", "div.post-body"), container)
+    assert not keymaker.within(("body", "div.post"), container)
+
+
+def test_common_container_skips_a_wrapper_that_some_pages_add():
+    plain = ("body", "div#wrap", "article#main", "div.body")
+    wrapped = ("body", "div#wrap", "div", "article#main", "div.body")
+    assert common_container([plain, plain, wrapped]) == plain
+    assert common_container([wrapped, wrapped]) == wrapped
+
+
+def test_common_container_stops_where_paths_really_part():
+    a = ("body", "div#wrap", "article#main", "div.body")
+    b = ("body", "div#wrap", "aside#side", "div.body")
+    assert common_container([a, b]) == ("body", "div#wrap")
+    assert common_container([a, ("body", "div#wrap", "div", "aside#side", "div.body")]) == ("body", "div#wrap")
+    assert common_container([]) == ()

@@ -130,3 +130,27 @@ def test_a_webstemmer_pattern_file_extracts_a_table_page(tmp_path):
     assert ex.matched
     assert ex.title == "Old School Headline"
     assert ex.text == "First paragraph of text.\nSecond one."
+
+
+def test_a_page_with_the_frame_of_a_layout_but_another_body_is_foreign(matcher, site_parts, patterns):
+    import re
+
+    from stemmer.extract import foreign
+
+    normal = site_parts.article(8, paragraphs=3)
+    page = blocks(normal)
+    match = matcher.match(page)
+    assert not foreign(apply_layout("a", None, "example.com", page, match, matcher.keymaker), match, page)
+    talk = ' '.join(f'A long talk synopsis sentence number {n} about apes and empathy.' for n in range(12))
+    video = re.sub(r'<div class="story">.*?</div>',
+                   f'<div class="story"><p>Watch the video.</p></div></article><section class="talk">'
+                   f'<p>{talk}</p><p>{talk}</p></section><article>', normal)
+    page = blocks(video)
+    match = matcher.match(page)
+    assert match.layout is not None and match.layout.id == "L0"
+    ex = apply_layout("v", None, "example.com", page, match, matcher.keymaker)
+    assert ex.text == "Watch the video."
+    assert foreign(ex, match, page)
+    [result] = extract([Page("v", None, "example.com", video)], PatternSet({"example.com": patterns}),
+                       fallback=None)
+    assert not result.matched

@@ -1,7 +1,8 @@
+import random
 import re
 
 from stemmer import analyze
-from stemmer.blocks import PageBlocks
+from stemmer.blocks import PageBlocks, parse_html, segment
 from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
 from stemmer.pages import Page
 
@@ -140,3 +141,47 @@ def test_a_layout_of_link_lists_keeps_its_varying_links_as_main():
     assert role_of(layout, "nav/p") == "static"
     assert role_of(layout, "footer/p") == "static"
 
+
+def _index_page(n: int) -> SitePage:
+    rng = random.Random(n)
+
+    def words(k: int) -> str:
+        return " ".join("".join(rng.choice("abcdefghijklmnoprstuvy") for _ in range(6)) for _ in range(k))
+
+    items = "".join(f'<li><a href="/{n}/{k}.html">{words(4)}</a></li>' for k in range(6))
+    title = words(2)
+    html = (f'<html><head><title>{title} | Wiki</title></head><body><nav class="menu"><a href="/">Home</a> <a href="/about">About us</a></nav>'
+            f'<main class="wiki"><h1 class="page-title">{title}</h1>'
+            f'<ul>{items}</ul></main><footer>Copyright the wiki people</footer></body></html>')
+    return SitePage(f"index-{n}", segment(parse_html(html)))
+
+
+def test_a_layout_of_link_lists_takes_its_links_as_main_text():
+    [layout] = learn_site("wiki.example", [_index_page(n) for n in range(5)]).layouts
+    assert role_of(layout, "ul/li") == "main"
+    assert role_of(layout, "h1.page-title") == "title"
+    assert role_of(layout, "nav.menu") == "static"
+
+
+def _article_page(n: int) -> SitePage:
+    rng = random.Random(100 + n)
+
+    def words(k: int) -> str:
+        return " ".join("".join(rng.choice("abcdefghijklmnoprstuvy") for _ in range(6)) for _ in range(k))
+
+    paragraphs = "".join(f"<p>{words(30)}</p>" for _ in range(3))
+    related = "".join(f'<li><a href="/{n}/{k}.html">{words(5)}</a></li>' for k in range(4))
+    html = (f'<html><head><title>{(title := words(3))} | News</title></head><body>'
+            f'<nav class="menu"><a href="/">Home</a> <a href="/about">About us</a></nav>'
+            f'<article class="post"><h1 class="headline">{title}</h1><div class="entry">'
+            f'<p>{words(40)}</p><h2>Introduction</h2>{paragraphs}<h3>Read these too</h3><ul>{related}</ul>'
+            f'</div></article><footer>Copyright the news people</footer></body></html>')
+    return SitePage(f"post-{n}", segment(parse_html(html)))
+
+
+def test_a_repeated_heading_over_body_text_is_main_and_one_over_links_is_not():
+    [layout] = learn_site("news.example", [_article_page(n) for n in range(6)]).layouts
+    assert role_of(layout, "div.entry/p") == "main"
+    assert role_of(layout, "div.entry/h2") == "main"
+    assert role_of(layout, "div.entry/h3") == "static"
+    assert role_of(layout, "h1.headline") == "title"
