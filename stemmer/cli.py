@@ -18,7 +18,7 @@ from stemmer.extract.drift import DriftStats
 from stemmer.extract.fallback import GENERIC, Fallback
 from stemmer.layout.history import check_date
 from stemmer.layout.lazy import LazyPatterns
-from stemmer.layout.store import load_patterns, write_atomic
+from stemmer.layout.store import is_pattern_file, load_patterns, write_atomic
 from stemmer.output import FORMATS, Writer
 from stemmer.pages import read_pages
 from stemmer.scale import analyze_crawl, extract_crawl
@@ -276,7 +276,7 @@ class _NothingRead(Exception):
 
 
 def _run_extract(args) -> int:
-    if args.patterns is None and any(f.suffix in (".json", ".pat") for f in Path("patterns").glob("*.*")):
+    if args.patterns is None and any(is_pattern_file(f) for f in Path("patterns").glob("*.*")):
         args.patterns = "patterns"  # the default store, where analyze writes; without it every page is classified
     # A directory's pattern files are read as their sites come (LazyPatterns).
     patterns = (None if args.patterns is None else LazyPatterns(args.patterns) if os.path.isdir(args.patterns)
@@ -407,7 +407,7 @@ def _run_update(args) -> int:
               file=sys.stderr)
         return 2
     source = Path(args.patterns)
-    if source.is_dir() and not any(f.suffix in (".json", ".pat") for f in source.iterdir()):
+    if source.is_dir() and not any(is_pattern_file(f) for f in source.iterdir()):
         patterns = PatternSet()  # an empty directory: every site is new
     else:
         patterns = load_patterns(source)
