@@ -148,6 +148,9 @@ def fit_scorer(X: np.ndarray, y: np.ndarray, estimator: str, *, sample_weight=No
         params: keyword arguments for the estimator.
     """
     params = dict(params or {})
+    if sample_weight is not None and not np.all(sample_weight > 0):  # rows of weight 0 only slow the fit
+        keep = sample_weight > 0
+        X, y, sample_weight = X[keep], y[keep], sample_weight[keep]
     if estimator in ("logreg", "svm"):
         from sklearn.preprocessing import StandardScaler
 

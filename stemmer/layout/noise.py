@@ -97,10 +97,12 @@ def learn_noise(site: str, pages: Iterable[PageBlocks], *, min_share: float = MI
         The library; no entries for a site of fewer than `min_pages` pages.
     """
     counts: Counter[tuple[str, str]] = Counter()
+    normal: dict[str, str] = {}  # the same texts recur on every page: normalise each once
     n = 0
     for page in pages:
         n += 1
-        counts.update({entry(b) for b in page.blocks if len(b.text) <= MAX_TEXT})
+        counts.update({(b.tag, normal.get(b.text) or normal.setdefault(b.text, normalize(b.text)))
+                       for b in page.blocks if len(b.text) <= MAX_TEXT})
     least = max(min_pages, math.ceil(min_share * n))
     return NoiseLibrary(site, tuple(sorted(e for e, c in counts.items() if c >= least and e[1])), n,
                         min_share, min_pages)
