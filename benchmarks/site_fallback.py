@@ -28,11 +28,12 @@ from stemmer import analyze, extract  # noqa: E402
 from stemmer.blocks import parse_html  # noqa: E402
 from stemmer.extract.fallback import Fallback  # noqa: E402
 
-CONFIGS = {  # name: (site model, noise library)
-    "generic": (False, False),
-    "generic+noise": (False, True),
-    "site": (True, False),
-    "site+noise": (True, True),
+CONFIGS = {  # name: (site model, noise library mode)
+    "generic": (False, "never"),
+    "generic+noise": (False, "always"),
+    "site": (True, "never"),
+    "site+noise": (True, "always"),
+    "site, else generic+noise (default)": (True, "generic"),
 }
 
 

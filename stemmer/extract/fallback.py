@@ -25,7 +25,8 @@ GENERIC_PATH = Path(__file__).resolve().parents[1] / "classify" / "generic" / "m
 # A site's own model and noise library, where analyze left them: chosen with
 # benchmarks/site_fallback.py on the multi-page dev sets (see docs/classifier.md).
 SITE_MODELS_DEFAULT = True
-NOISE_DEFAULT = True
+NOISE_MODES = ("generic", "always", "never")
+NOISE_DEFAULT = "generic"
 
 
 class Fallback:
@@ -38,13 +39,18 @@ class Fallback:
             decided (`UNKNOWN_MODES`).
         site_models: use a site's own model (`SitePatterns.model`) for its pages
             instead of `model`, where the site has one.
-        noise: drop the blocks of a site's common-noise library before classifying.
+        noise: when the blocks of a site's common-noise library are dropped before
+            classifying (`NOISE_MODES`): ``generic`` (only before `model`; a site
+            model learned the site's noise itself, and does better on the page as it is),
+            ``always`` or ``never``.
     """
 
     def __init__(self, model="generic", *, unknown_blocks: str = UNKNOWN_DEFAULT,
-                 site_models: bool = SITE_MODELS_DEFAULT, noise: bool = NOISE_DEFAULT) -> None:
+                 site_models: bool = SITE_MODELS_DEFAULT, noise: str = NOISE_DEFAULT) -> None:
         if unknown_blocks not in UNKNOWN_MODES:
             raise ValueError(f"unknown_blocks must be one of {', '.join(UNKNOWN_MODES)}, got {unknown_blocks!r}")
+        if noise not in NOISE_MODES:
+            raise ValueError(f"noise must be one of {', '.join(NOISE_MODES)}, got {noise!r}")
         self._spec = model
         self._clf = None if isinstance(model, (str, Path)) else model
         self.unknown_blocks = unknown_blocks
@@ -87,9 +93,16 @@ class Fallback:
                 self._site_clfs[key] = None
         return self._site_clfs[key] or self.classifier
 
-    def _kept(self, table, noise):
-        """The indexes of the blocks not in the site's noise library (all without one)."""
-        if noise is None or not self.noise:
+    def _noise_for(self, clf, noise):
+        """The noise library to apply before `clf`, or None."""
+        if noise is None or self.noise == "never" or (self.noise == "generic" and clf is not self.classifier):
+            return None
+        return noise
+
+    @staticmethod
+    def _kept(table, noise):
+        """The indexes of the blocks not in the noise library (all without one)."""
+        if noise is None:
             return range(len(table.blocks))
         return [i for i, b in enumerate(table.blocks) if b not in noise]
 
@@ -111,7 +124,7 @@ class Fallback:
 
         clf = self.classifier_for(model)
         table = page_table(root)
-        kept = self._kept(table, noise)
+        kept = self._kept(table, self._noise_for(clf, noise))
         if len(kept) < len(table.blocks):
             table = table.subset(kept)
         probs = clf.predict_proba(table)
@@ -138,13 +151,15 @@ class Fallback:
         if self.unknown_blocks == "container":
             return None
         container = layout.container
+        clf = self.classifier_for(model)
+        noise = self._noise_for(clf, noise)
         probs: list = []
 
         def decide(i: int, b) -> ExtractedBlock | None:
-            if noise is not None and self.noise and b in noise:
+            if noise is not None and b in noise:
                 return None
             if not probs:
-                probs.append(self._page_probs(root, noise, model))
+                probs.append(self._page_probs(root, noise, clf))
             p, threshold = probs[0]
             if p is not None and i < len(p) and p[i] >= threshold:
                 return ExtractedBlock("main", -1, b.text, b.tag, "classifier", round(float(p[i]), 4))
@@ -155,8 +170,8 @@ class Fallback:
 
         return decide
 
-    def _page_probs(self, root, noise, model):
-        """The classifier's probabilities for all the page's blocks (0 for noise) and its threshold.
+    def _page_probs(self, root, noise, clf):
+        """`clf`'s probabilities for all the page's blocks (0 for noise) and its threshold.
 
         The probabilities are None if the classifier fails on this page.
         """
@@ -164,7 +179,6 @@ class Fallback:
 
         from stemmer.classify.features import page_table
 
-        clf = self.classifier_for(model)
         try:
             table = page_table(root)
             kept = self._kept(table, noise)

@@ -153,3 +153,14 @@ def test_corrupt_library_is_a_warning_not_an_error(learned, tmp_path, caplog):
     loaded = load_patterns(tmp_path).get("example.com")
     assert loaded.noise is None and loaded.layouts == learned.layouts
     assert "field 'site' must be str; going on without the site's noise library" in caplog.text
+
+
+def test_a_site_model_sees_the_page_with_its_noise_unless_told_otherwise():
+    page = odd_page()
+    lib = learn_noise("example.com", [segment(parse_html(p.html)) for p in site_pages()])
+    site_model = Everything()
+    Fallback(Everything()).extract(page.id, None, page.site, parse_html(page.html), noise=lib, model=site_model)
+    assert "Copyright 2024 Example Media, all rights reserved." in site_model.seen
+    Fallback(Everything(), noise="always").extract(page.id, None, page.site, parse_html(page.html),
+                                                   noise=lib, model=site_model)
+    assert "Copyright 2024 Example Media, all rights reserved." not in site_model.seen
