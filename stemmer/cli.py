@@ -257,7 +257,8 @@ def _add_extract(sub) -> None:
     p.add_argument("--no-fallback", action="store_true",
                    help="patterns only: pages no layout covers are reported as unmatched")
     p.add_argument("--model", metavar="FILE",
-                   help="block classifier model (.json beside its .npz; default: the generic model shipped with stemmer)")
+                   help="block classifier model (.json beside its .npz; default: the generic model shipped with "
+                   "stemmer) for sites without a site model of their own (written by analyze)")
     p.add_argument("-f", "--format", choices=FORMATS, default="jsonl",
                    help="jsonl (default), webstemmer (!MATCHED/TITLE:/MAIN-n:), text or markdown")
     p.add_argument("-o", "--output", metavar="FILE", help="write here (atomically) instead of stdout")
