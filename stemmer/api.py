@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from urllib.parse import urldefrag, urljoin, urlsplit
-
 from dataclasses import replace
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from stemmer.blocks import parse_html, segment
 from stemmer.classify.features import page_table
