@@ -164,3 +164,17 @@ def test_a_site_model_sees_the_page_with_its_noise_unless_told_otherwise():
     Fallback(Everything(), noise="always").extract(page.id, None, page.site, parse_html(page.html),
                                                    noise=lib, model=site_model)
     assert "Copyright 2024 Example Media, all rights reserved." not in site_model.seen
+
+
+def test_a_block_of_a_main_slot_stays_even_if_the_library_lists_it(learned):
+    from dataclasses import replace
+
+    from stemmer.layout.model import PatternSet
+    from stemmer.layout.noise import entry
+
+    page = site_pages()[0]
+    [first] = [b for b in segment(parse_html(page.html)).blocks if b.tag == "p" and len(b.text) > 40][:1]
+    with_it = replace(learned, noise=NoiseLibrary("example.com", (entry(first),)), model=None)
+    [ex] = extract([page], PatternSet({"example.com": with_it}),
+                   fallback=Fallback(Everything(), unknown_blocks="classifier", noise="always"))
+    assert ex.matched and first.text in ex.text
