@@ -2,21 +2,25 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from stemmer.blocks import parse_html, segment
+from stemmer.classify.features import page_table
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
+from stemmer.extract.site_model import chosen, keep_sample, train_site_model
 from stemmer.layout.history import check_date, stamp, today
 from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
-from stemmer.layout.model import PatternSet
+from stemmer.layout.model import PatternSet, SitePatterns
 from stemmer.pages import Page
 
 Progress = Callable[[int], None]
 
 
 def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
-            progress: Progress | None = None, date: str | None = None) -> PatternSet:
+            progress: Progress | None = None, date: str | None = None,
+            site_model: bool = True) -> PatternSet:
     """Learn the layouts of every site in a crawl.
 
     Args:
@@ -25,19 +29,25 @@ def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
         progress: called with 1 for each page read, for a progress bar.
         date: the crawl's date (``YYYY-MM-DD``), the layouts' first and last
             seen date; default today (UTC).
+        site_model: also train each site's block classifier from the blocks
+            its patterns label (`stemmer.extract.site_model`), for its unmatched pages.
 
     Returns:
-        One `SitePatterns` per site; sites with no layout of `min_pages` pages
-        get an empty one.
+        One `SitePatterns` per site, with its common-noise library and site
+        model; sites with no layout of `min_pages` pages get an empty one.
     """
     params = params or AnalyzeParams()
     by_site: dict[str, list[SitePage]] = {}
+    samples: dict[str, list] = {}
     urls: dict[str, dict[str, SitePage]] = {}
     outlinks: list[tuple[str, str, list[tuple[str, str]]]] = []
     for page in pages:
-        blocks = segment(parse_html(page.html), with_links=True)
+        root = parse_html(page.html)
+        blocks = segment(root, with_links=True)
         sp = SitePage(page.id, blocks, list(page.anchors))
         by_site.setdefault(page.site, []).append(sp)
+        if site_model and blocks.blocks:
+            keep_sample(samples.setdefault(page.site, []), page.id, root)
         if page.url:
             urls.setdefault(page.site, {})[_normal_url(page.url)] = sp
             outlinks.append((page.site, page.url, list(blocks.links)))
@@ -45,8 +55,19 @@ def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
             progress(1)
     _add_link_texts(urls, outlinks)
     date = check_date(date) if date is not None else today()
-    return PatternSet({site: stamp(learn_site(site, sps, params), date, pages=len(sps))
-                       for site, sps in sorted(by_site.items())})
+    learned = {}
+    for site, sps in sorted(by_site.items()):
+        patterns = stamp(learn_site(site, sps, params), date, pages=len(sps))
+        if site_model:
+            patterns = with_site_model(patterns, [page_table(root) for root in chosen(samples.get(site, []))])
+        learned[site] = patterns
+    return PatternSet(learned)
+
+
+def with_site_model(patterns: SitePatterns, tables: list) -> SitePatterns:
+    """The patterns with the site's block classifier trained on `tables`, if they label enough."""
+    model = train_site_model(patterns, tables)
+    return replace(patterns, model=model) if model is not None else patterns
 
 
 def _normal_url(url: str) -> str:
@@ -106,15 +127,16 @@ def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: fl
         ModelError: the fallback's model file is missing or corrupt.
     """
     fb = load_fallback(fallback)
-    matchers: dict[str, SiteMatcher | None] = {}
+    matchers: dict[str, tuple[SiteMatcher | None, dict]] = {}
     for page in pages:
         if page.site not in matchers:
             site = patterns.get(page.site) if patterns is not None else None
             matchers[page.site] = (SiteMatcher(site, threshold=threshold, strict=strict)
-                                   if site and site.layouts else None)
-        matcher = matchers[page.site]
+                                   if site and site.layouts else None,
+                                   {"noise": site.noise, "model": site.model} if site else {})
+        matcher, learned = matchers[page.site]
         if matcher is None:
-            result = safe_extract(fb, page.id, page.url, page.site, parse_html(page.html)) if fb else None
+            result = safe_extract(fb, page.id, page.url, page.site, parse_html(page.html), **learned) if fb else None
             yield result or unmatched(page.id, page.url, page.site)
             continue
         root = parse_html(page.html)
@@ -122,12 +144,12 @@ def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: fl
         match = matcher.match(blocks)
         result = None
         if match.layout is not None:
-            unknown = fb.unknown_rule(root, match.layout, matcher.keymaker) if fb is not None else None
+            unknown = fb.unknown_rule(root, match.layout, matcher.keymaker, **learned) if fb is not None else None
             result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown)
             if foreign(result, match, blocks):
                 result = None  # a page of another layout that resembles this one
         if result is None and fb is not None:
-            result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity)
+            result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity, **learned)
         yield result or unmatched(page.id, page.url, page.site, match.similarity)
 
 

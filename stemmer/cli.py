@@ -18,7 +18,7 @@ from stemmer.extract.drift import DriftStats
 from stemmer.extract.fallback import GENERIC, Fallback
 from stemmer.layout.history import check_date
 from stemmer.layout.lazy import LazyPatterns
-from stemmer.layout.store import load_patterns, write_atomic
+from stemmer.layout.store import is_pattern_file, load_patterns, write_atomic
 from stemmer.output import FORMATS, Writer
 from stemmer.pages import read_pages
 from stemmer.scale import analyze_crawl, extract_crawl
@@ -257,7 +257,8 @@ def _add_extract(sub) -> None:
     p.add_argument("--no-fallback", action="store_true",
                    help="patterns only: pages no layout covers are reported as unmatched")
     p.add_argument("--model", metavar="FILE",
-                   help="block classifier model (.json beside its .npz; default: the generic model shipped with stemmer)")
+                   help="block classifier model (.json beside its .npz; default: the generic model shipped with "
+                   "stemmer) for sites without a site model of their own (written by analyze)")
     p.add_argument("-f", "--format", choices=FORMATS, default="jsonl",
                    help="jsonl (default), webstemmer (!MATCHED/TITLE:/MAIN-n:), text or markdown")
     p.add_argument("-o", "--output", metavar="FILE", help="write here (atomically) instead of stdout")
@@ -276,7 +277,7 @@ class _NothingRead(Exception):
 
 
 def _run_extract(args) -> int:
-    if args.patterns is None and any(f.suffix in (".json", ".pat") for f in Path("patterns").glob("*.*")):
+    if args.patterns is None and any(is_pattern_file(f) for f in Path("patterns").glob("*.*")):
         args.patterns = "patterns"  # the default store, where analyze writes; without it every page is classified
     # A directory's pattern files are read as their sites come (LazyPatterns).
     patterns = (None if args.patterns is None else LazyPatterns(args.patterns) if os.path.isdir(args.patterns)
@@ -407,7 +408,7 @@ def _run_update(args) -> int:
               file=sys.stderr)
         return 2
     source = Path(args.patterns)
-    if source.is_dir() and not any(f.suffix in (".json", ".pat") for f in source.iterdir()):
+    if source.is_dir() and not any(is_pattern_file(f) for f in source.iterdir()):
         patterns = PatternSet()  # an empty directory: every site is new
     else:
         patterns = load_patterns(source)

@@ -32,7 +32,7 @@ from stemmer.layout.history import (add_history, apply_pins, check_date, days_be
 from stemmer.layout.learn import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, MAX_MAIN_LINKED, AnalyzeParams, SitePage,
                                   _diffscore, learn_site)
 from stemmer.layout.model import Layout, PatternSet, SitePatterns
-from stemmer.layout.store import load_patterns, site_filename, to_json
+from stemmer.layout.store import is_pattern_file, load_patterns, site_filename, to_json
 from stemmer.pages import Page
 
 # Layouts no page matched for this many days are flagged stale (`update --stale-after`).
@@ -361,7 +361,7 @@ def pattern_files(source: str | Path) -> dict[str, Path]:
     """
     path = Path(source)
     if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.suffix in (".json", ".pat"))
+        files = sorted(p for p in path.iterdir() if is_pattern_file(p))
     elif path.exists():
         files = [path]
     else:

@@ -60,7 +60,8 @@ def test_analyze_writes_the_site_pattern_file(capsys, tmp_path):
     code, out, err = run(capsys, "analyze", DEMO, "-o", tmp_path / "p")
     assert code == 0
     assert out == ""
-    assert [p.name for p in (tmp_path / "p").iterdir()] == [f"{SITE}.json"]
+    assert sorted(p.name for p in (tmp_path / "p").iterdir()) == [
+        f"{SITE}.json", f"{SITE}.model.json", f"{SITE}.model.npz", f"{SITE}.noise.json"]
     assert json.loads((tmp_path / "p" / f"{SITE}.json").read_text())["site"] == SITE
     assert f"{DEMO_PAGES} pages, 1 pattern files" in err
     assert "layouts covering" in err

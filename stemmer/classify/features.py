@@ -69,6 +69,12 @@ class PageTable:
     def blocks(self) -> tuple[Block, ...]:
         return self.page.blocks
 
+    def subset(self, keep: Sequence[int]) -> PageTable:
+        """The page with only the blocks at `keep` (indexes in order); the elements stay."""
+        return PageTable(PageBlocks(tuple(self.page.blocks[i] for i in keep), self.page.title, self.page.links),
+                         [self.links[i] for i in keep], [self.images[i] for i in keep],
+                         [self.ancestors[i] for i in keep], self.elements, self.parent)
+
 
 def _attr_words(el) -> tuple[str, ...]:
     words = []

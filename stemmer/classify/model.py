@@ -148,6 +148,9 @@ def fit_scorer(X: np.ndarray, y: np.ndarray, estimator: str, *, sample_weight=No
         params: keyword arguments for the estimator.
     """
     params = dict(params or {})
+    if sample_weight is not None and not np.all(sample_weight > 0):  # rows of weight 0 only slow the fit
+        keep = sample_weight > 0
+        X, y, sample_weight = X[keep], y[keep], sample_weight[keep]
     if estimator in ("logreg", "svm"):
         from sklearn.preprocessing import StandardScaler
 
@@ -209,6 +212,11 @@ def context_features(p: np.ndarray, table: PageTable) -> np.ndarray:
     return np.column_stack(cols)
 
 
+def _beside(base: Path, suffix: str) -> Path:
+    """``BASE.json`` / ``BASE.npz``, appended, so that a dotted base (``site.org.model``) keeps its dots."""
+    return base.with_name(base.name + suffix)
+
+
 # --- the classifier ---------------------------------------------------------------------
 
 class BlockClassifier:
@@ -244,7 +252,8 @@ class BlockClassifier:
 
     # fitting -----------------------------------------------------------------------
     def fit(self, tables: Sequence[PageTable], labels: Sequence[Sequence[int]], *,
-            groups_of_pages: Sequence[str] | None = None) -> BlockClassifier:
+            groups_of_pages: Sequence[str] | None = None,
+            weights: Sequence[Sequence[float]] | None = None) -> BlockClassifier:
         """Learn vocabularies and both stages from labelled pages.
 
         Args:
@@ -253,6 +262,7 @@ class BlockClassifier:
             groups_of_pages: per page, its site: the second stage is trained on
                 first-stage probabilities predicted across sites (2 site folds),
                 as it will see them on new sites.
+            weights: per page, a sample weight per block (0: a block without a label).
 
         Returns:
             self
@@ -268,7 +278,8 @@ class BlockClassifier:
         for t, m, lab in zip(tables, mats, ys):
             if len(lab) != m.shape[0]:
                 raise ValueError(f"a page has {m.shape[0]} blocks but {len(lab)} labels")
-        self.fit_arrays(mats, ys, tables, sites=groups_of_pages)
+        ws = [np.asarray(w, dtype=np.float64) for w in weights] if weights is not None else None
+        self.fit_arrays(mats, ys, tables, sites=groups_of_pages, weights=ws)
         return self
 
     def fit_arrays(self, mats: Sequence[np.ndarray], ys: Sequence[np.ndarray], tables: Sequence[PageTable],
@@ -372,7 +383,7 @@ class BlockClassifier:
         if self.second_ is not None:
             arrays |= self.second_.arrays("second_")
         base.parent.mkdir(parents=True, exist_ok=True)
-        json_path, npz_path = base.with_suffix(".json"), base.with_suffix(".npz")
+        json_path, npz_path = _beside(base, ".json"), _beside(base, ".npz")
         np.savez_compressed(npz_path, **arrays)
         json_path.write_text(json.dumps(meta, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
                              encoding="utf-8")
@@ -391,7 +402,7 @@ class BlockClassifier:
         """
         base = Path(path)
         base = base.with_suffix("") if base.suffix in (".json", ".npz") else base
-        json_path, npz_path = base.with_suffix(".json"), base.with_suffix(".npz")
+        json_path, npz_path = _beside(base, ".json"), _beside(base, ".npz")
         try:
             meta = json.loads(json_path.read_text(encoding="utf-8"))
         except FileNotFoundError:

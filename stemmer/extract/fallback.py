@@ -22,6 +22,11 @@ GENERIC = "generic"
 UNKNOWN_MODES = ("container", "classifier", "either")
 UNKNOWN_DEFAULT = "container"
 GENERIC_PATH = Path(__file__).resolve().parents[1] / "classify" / "generic" / "model.json"
+# A site's own model and noise library, where analyze left them: chosen with
+# benchmarks/site_fallback.py on the multi-page dev sets (see docs/classifier.md).
+SITE_MODELS_DEFAULT = True
+NOISE_MODES = ("generic", "always", "never")
+NOISE_DEFAULT = "generic"
 
 
 class Fallback:
@@ -30,14 +35,28 @@ class Fallback:
     Args:
         model: a fitted `BlockClassifier`, a model path (``.json``/``.npz`` or
             without suffix), or ``"generic"`` for the model shipped with stemmer.
+        unknown_blocks: how a matched page's blocks that its layout lacks are
+            decided (`UNKNOWN_MODES`).
+        site_models: use a site's own model (`SitePatterns.model`) for its pages
+            instead of `model`, where the site has one.
+        noise: when the blocks of a site's common-noise library are dropped before
+            classifying (`NOISE_MODES`): ``generic`` (only before `model`; a site
+            model learned the site's noise itself, and does better on the page as it is),
+            ``always`` or ``never``.
     """
 
-    def __init__(self, model="generic", *, unknown_blocks: str = UNKNOWN_DEFAULT) -> None:
+    def __init__(self, model="generic", *, unknown_blocks: str = UNKNOWN_DEFAULT,
+                 site_models: bool = SITE_MODELS_DEFAULT, noise: str = NOISE_DEFAULT) -> None:
         if unknown_blocks not in UNKNOWN_MODES:
             raise ValueError(f"unknown_blocks must be one of {', '.join(UNKNOWN_MODES)}, got {unknown_blocks!r}")
+        if noise not in NOISE_MODES:
+            raise ValueError(f"noise must be one of {', '.join(NOISE_MODES)}, got {noise!r}")
         self._spec = model
         self._clf = None if isinstance(model, (str, Path)) else model
         self.unknown_blocks = unknown_blocks
+        self.site_models = site_models
+        self.noise = noise
+        self._site_clfs: dict[str, object] = {}
 
     @property
     def classifier(self):
@@ -53,12 +72,49 @@ class Fallback:
             self._clf = BlockClassifier.load(path)
         return self._clf
 
-    def extract(self, page_id: str, url: str | None, site: str, root, similarity: float = 0.0) -> Extraction:
+    def classifier_for(self, site_model=None):
+        """The site's own classifier where it has one (a model or its path), else `classifier`.
+
+        A site model file that cannot be read costs a warning (once), and the
+        site's pages go to `classifier`.
+        """
+        if site_model is None or not self.site_models:
+            return self.classifier
+        if not isinstance(site_model, (str, Path)):
+            return site_model
+        key = str(site_model)
+        if key not in self._site_clfs:
+            from stemmer.classify.model import BlockClassifier
+
+            try:
+                self._site_clfs[key] = BlockClassifier.load(site_model)
+            except ModelError as exc:
+                log.warning("%s; using the generic model for this site", exc)
+                self._site_clfs[key] = None
+        return self._site_clfs[key] or self.classifier
+
+    def _noise_for(self, clf, noise):
+        """The noise library to apply before `clf`, or None."""
+        if noise is None or self.noise == "never" or (self.noise == "generic" and clf is not self.classifier):
+            return None
+        return noise
+
+    @staticmethod
+    def _kept(table, noise):
+        """The indexes of the blocks not in the noise library (all without one)."""
+        if noise is None:
+            return range(len(table.blocks))
+        return [i for i, b in enumerate(table.blocks) if b not in noise]
+
+    def extract(self, page_id: str, url: str | None, site: str, root, similarity: float = 0.0, *,
+                noise=None, model=None) -> Extraction:
         """Title and main text of one parsed page by the classifier.
 
         Args:
             root: the page's lxml root (`parse_html`), or None for an empty page.
             similarity: the page's similarity to its site's best layout, kept in the record.
+            noise: the site's `NoiseLibrary`: its blocks are boilerplate without asking the model.
+            model: the site's own model or its path (`SitePatterns.model`), or None.
 
         Returns:
             An `Extraction` with method ``classifier`` (no blocks for a page without text).
@@ -66,8 +122,11 @@ class Fallback:
         from stemmer.classify.features import page_table
         from stemmer.classify.title import choose_title
 
-        clf = self.classifier
+        clf = self.classifier_for(model)
         table = page_table(root)
+        kept = self._kept(table, self._noise_for(clf, noise))
+        if len(kept) < len(table.blocks):
+            table = table.subset(kept)
         probs = clf.predict_proba(table)
         title, title_at = choose_title(table, root)
         out = []
@@ -80,25 +139,29 @@ class Fallback:
         return Extraction(page_id, url, site, False, None, round(similarity, 4), title, tuple(out),
                           "classifier")
 
-
-    def unknown_rule(self, root, layout, keymaker):
+    def unknown_rule(self, root, layout, keymaker, *, noise=None, model=None):
         """For `apply_layout(unknown=...)`: how a matched page's blocks that no slot knows are decided.
 
         Returns None (the container rule alone) unless `unknown_blocks` is
         ``classifier`` (the classifier alone) or ``either`` (main if the
         container rule or the classifier says so).  The page is classified
-        only when it has such a block.
+        only when it has such a block; blocks of the site's noise library are
+        never main text here.
         """
         if self.unknown_blocks == "container":
             return None
         container = layout.container
+        clf = self.classifier_for(model)
+        noise = self._noise_for(clf, noise)
         probs: list = []
 
         def decide(i: int, b) -> ExtractedBlock | None:
+            if noise is not None and b in noise:
+                return None
             if not probs:
-                probs.append(self._page_probs(root))
-            p = probs[0]
-            if p is not None and i < len(p) and p[i] >= self.classifier.threshold:
+                probs.append(self._page_probs(root, noise, clf))
+            p, threshold = probs[0]
+            if p is not None and i < len(p) and p[i] >= threshold:
                 return ExtractedBlock("main", -1, b.text, b.tag, "classifier", round(float(p[i]), 4))
             if (self.unknown_blocks == "either" and container and b.anchor_weight * 2 <= b.weight
                     and keymaker.within(b.path, container)):
@@ -107,17 +170,26 @@ class Fallback:
 
         return decide
 
-    def _page_probs(self, root):
-        """The classifier's probabilities for the page's blocks, or None if it fails on this page."""
+    def _page_probs(self, root, noise, clf):
+        """`clf`'s probabilities for all the page's blocks (0 for noise) and its threshold.
+
+        The probabilities are None if the classifier fails on this page.
+        """
+        import numpy as np
+
         from stemmer.classify.features import page_table
 
         try:
-            return self.classifier.predict_proba(page_table(root))
+            table = page_table(root)
+            kept = self._kept(table, noise)
+            probs = np.zeros(len(table.blocks))
+            probs[list(kept)] = clf.predict_proba(table.subset(kept) if len(kept) < len(table.blocks) else table)
+            return probs, clf.threshold
         except ModelError:
             raise
         except (ValueError, IndexError, MemoryError, RecursionError, FloatingPointError) as exc:
             log.warning("classifier failed on a matched page: %s", exc)
-            return None
+            return None, clf.threshold
 
 
 def load_fallback(model) -> Fallback | None:
@@ -138,14 +210,14 @@ def load_fallback(model) -> Fallback | None:
 
 
 def safe_extract(fallback: Fallback, page_id: str, url: str | None, site: str, root,
-                 similarity: float = 0.0) -> Extraction | None:
+                 similarity: float = 0.0, *, noise=None, model=None) -> Extraction | None:
     """`Fallback.extract`, or None (with a warning) when this one page breaks it.
 
     A model that cannot load is the run's error (ModelError propagates); a page
     that trips the classifier is one unmatched page, not a crashed run.
     """
     try:
-        return fallback.extract(page_id, url, site, root, similarity)
+        return fallback.extract(page_id, url, site, root, similarity, noise=noise, model=model)
     except ModelError:
         raise
     except (ValueError, IndexError, MemoryError, RecursionError, FloatingPointError) as exc:

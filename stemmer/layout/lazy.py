@@ -13,7 +13,7 @@ from pathlib import Path
 
 from stemmer.errors import PatternFileError
 from stemmer.layout.model import SitePatterns
-from stemmer.layout.store import load_patterns, site_filename
+from stemmer.layout.store import is_pattern_file, load_patterns, site_filename
 
 # Sites kept in memory; a pattern file is some 10-50 kB as objects.
 CACHE_SITES = 1000
@@ -44,7 +44,7 @@ class LazyPatterns:
             raise PatternFileError(f"{directory}: not a directory")
         if cache < 1:
             raise ValueError(f"cache must be at least 1, got {cache}")
-        names = [p for p in self.directory.iterdir() if p.suffix in (".json", ".pat")]
+        names = [p for p in self.directory.iterdir() if is_pattern_file(p)]
         if not names:
             raise PatternFileError(f"{directory}: no pattern files (*.json, *.pat); run `stemmer analyze` first")
         self._pat = {}

@@ -19,6 +19,7 @@ from stemmer.cluster.keys import boxed, common_container
 from stemmer.cluster.large import EXACT_MAX_PAGES, cluster_large
 from stemmer.cluster.similarity import repeats
 from stemmer.layout.model import Layout, Section, SitePatterns
+from stemmer.layout.noise import learn_noise
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,8 @@ def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = Analyze
             `pages` (`stemmer update` learns new layouts in the site's key space).
 
     Returns:
-        The site's patterns; no layouts when no cluster has `min_pages` pages.
+        The site's patterns and common-noise library; no layouts when no
+        cluster has `min_pages` pages.
     """
     # Sorted, so that the layouts do not depend on the order the crawl came in; an
     # empty page has no layout to share.
@@ -134,7 +136,8 @@ def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = Analyze
     layouts.sort(key=lambda lay: (-lay.score, lay.members))
     layouts = [Layout(f"L{i}", lay.pages, lay.score, lay.sections, lay.container, lay.members)
                for i, lay in enumerate(layouts)]
-    return SitePatterns(site, tuple(layouts), keymaker.token_share, params.as_dict())
+    return SitePatterns(site, tuple(layouts), keymaker.token_share, params.as_dict(),
+                        noise=learn_noise(site, (p.blocks for p in pages)))
 
 
 def _fixate_sampled(pages: list[SitePage], page_keys: list[list[str]], members: list[int],

@@ -74,6 +74,9 @@ class SitePatterns:
             ``match_threshold`` that extract uses by default.
         history: what analyze and update did to the file, oldest first: one
             dict per run (``date``, ``command``, ``pages``, ...).
+        noise: the site's common-noise library (`stemmer.layout.noise.NoiseLibrary`), or None.
+        model: the site's own block classifier (a `BlockClassifier`, or the path of
+            its saved ``.json``, read when first needed), or None: use the generic one.
     """
 
     site: str
@@ -81,6 +84,8 @@ class SitePatterns:
     tokens: dict[str, float] = field(default_factory=dict)
     params: dict[str, float] = field(default_factory=dict)
     history: tuple[dict, ...] = ()
+    noise: object = field(default=None, compare=False, repr=False)
+    model: object = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)

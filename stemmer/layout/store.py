@@ -1,12 +1,20 @@
 """Pattern files: versioned JSON, one per site, written atomically and checked on load.
 
+Beside a site's ``<site>.json`` lie what analyze learned for the block
+classifier: ``<site>.noise.json`` (the common-noise library,
+`stemmer.layout.noise`) and ``<site>.model.json`` + ``.npz`` (the site's block
+model, `BlockClassifier.save`).  Both are optional; one that cannot be read
+costs a warning, never the patterns.
+
 Also reads the original Webstemmer's ``.pat`` files (Python-literal tuples).
 """
 from __future__ import annotations
 
 import ast
 import json
+import logging
 import os
+import shutil
 import re
 import tempfile
 from pathlib import Path
@@ -14,14 +22,28 @@ from pathlib import Path
 from stemmer.errors import PatternFileError
 from stemmer.layout.model import ROLES, Layout, PatternSet, Section, SitePatterns
 
+log = logging.getLogger("stemmer")
+
 FORMAT = "stemmer-patterns"
 VERSION = 1
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+NOISE_SUFFIX = ".noise.json"
+MODEL_SUFFIX = ".model.json"
 
 
 def site_filename(site: str) -> str:
     """A safe file name for a site's pattern file."""
     return (_UNSAFE.sub("_", site).strip("._") or "site") + ".json"
+
+
+def is_pattern_file(path: Path) -> bool:
+    """Whether a file of a pattern directory is a pattern file (not a noise library or site model)."""
+    return path.suffix in (".json", ".pat") and not path.name.endswith((NOISE_SUFFIX, MODEL_SUFFIX))
+
+
+def sidecar(pattern_file: Path, suffix: str) -> Path:
+    """The file beside a pattern file ``<site>.json`` that ends in `suffix` (``<site>.noise.json``)."""
+    return pattern_file.with_name(pattern_file.name.removesuffix(".json") + suffix)
 
 
 def to_json(patterns: SitePatterns) -> dict:
@@ -75,8 +97,28 @@ def save_patterns(patterns: PatternSet | SitePatterns, directory: str | Path) ->
     for site in sites:
         path = out / site_filename(site.site)
         write_atomic(path, json.dumps(to_json(site), ensure_ascii=False, indent=1) + "\n")
+        _save_sidecars(site, path)
         written.append(path)
     return written
+
+
+def _save_sidecars(site: SitePatterns, path: Path) -> None:
+    """Write the site's noise library and model beside its pattern file; remove stale ones."""
+    noise, model = sidecar(path, NOISE_SUFFIX), sidecar(path, MODEL_SUFFIX)
+    if site.noise is not None:
+        site.noise.save(noise)
+    else:
+        noise.unlink(missing_ok=True)
+    if site.model is None:
+        model.unlink(missing_ok=True)
+        model.with_suffix(".npz").unlink(missing_ok=True)
+    elif isinstance(site.model, (str, Path)):  # read from another file: copy it along
+        source = Path(site.model)
+        if source.resolve() != model.resolve():
+            for suffix in (".json", ".npz"):
+                shutil.copyfile(source.with_suffix(suffix), model.with_suffix(suffix))
+    else:
+        site.model.save(model)
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -100,7 +142,7 @@ def load_patterns(source: str | Path) -> PatternSet:
     """
     path = Path(source)
     if path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.suffix in (".json", ".pat"))
+        files = sorted(p for p in path.iterdir() if is_pattern_file(p))
         if not files:
             raise PatternFileError(f"{path}: no pattern files (*.json, *.pat); run `stemmer analyze` first")
     elif path.exists():
@@ -109,9 +151,27 @@ def load_patterns(source: str | Path) -> PatternSet:
         raise PatternFileError(f"{path}: no such file or directory")
     sites: dict[str, SitePatterns] = {}
     for f in files:
-        site = load_webstemmer(f) if f.suffix == ".pat" else from_json(_read_json(f), f)
+        site = load_webstemmer(f) if f.suffix == ".pat" else _with_sidecars(from_json(_read_json(f), f), f)
         sites[site.site] = site
     return PatternSet(sites)
+
+
+def _with_sidecars(site: SitePatterns, path: Path) -> SitePatterns:
+    """Attach the noise library (read now) and the model's path (read on use) found beside `path`."""
+    from dataclasses import replace
+
+    from stemmer.layout.noise import load_noise
+
+    noise = None
+    noise_path = sidecar(path, NOISE_SUFFIX)
+    if noise_path.is_file():
+        try:
+            noise = load_noise(noise_path)
+        except PatternFileError as exc:
+            log.warning("%s; going on without the site's noise library", exc)
+    model_path = sidecar(path, MODEL_SUFFIX)
+    model = model_path if model_path.is_file() else None
+    return replace(site, noise=noise, model=model) if noise is not None or model is not None else site
 
 
 def _read_json(path: Path) -> dict:

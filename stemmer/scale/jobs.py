@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import traceback
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import SimpleNamespace
 
 from stemmer import api
 from stemmer.blocks import Block, PageBlocks, parse_html, segment
+from stemmer.classify.features import page_table
 from stemmer.extract import Extraction
+from stemmer.extract.site_model import SAMPLE_PAGES, keep_sample
 from stemmer.layout.learn import AnalyzeParams, SitePage
 from stemmer.layout.model import PatternSet, SitePatterns
 from stemmer.pages import Page
@@ -63,6 +65,8 @@ class ParsedChunk:
             weights, anchor weights)``.
         links: texts of the chunk's links to pages of the site, by the normalised
             URL they point to, in page order.
+        sample: the chunk's candidates for the site model's sample: (key, page
+            table) pairs (`stemmer.extract.site_model.keep_sample`).
     """
 
     site: str
@@ -70,6 +74,7 @@ class ParsedChunk:
     paths: list[tuple[str, ...]]
     pages: list[tuple]
     links: dict[str, list[str]]
+    sample: list = field(default_factory=list)
 
 
 def parse_chunk(site: SiteChunks, number: int, urls: list[str]) -> ParsedChunk | SiteFailure:
@@ -84,8 +89,12 @@ def parse_chunk(site: SiteChunks, number: int, urls: list[str]) -> ParsedChunk |
         paths: dict[tuple[str, ...], int] = {}
         pages = []
         outlinks = []
+        sample: list = []
         for page in read_chunk(site.chunks[number]):
-            blocks = segment(parse_html(page.html), with_links=True)
+            root = parse_html(page.html)
+            blocks = segment(root, with_links=True)
+            if blocks.blocks:
+                keep_sample(sample, page.id, root)
             pages.append((page.id, page.url, page.anchors, blocks.title,
                           array("l", [paths.setdefault(b.path, len(paths)) for b in blocks.blocks]),
                           [b.text for b in blocks.blocks],
@@ -96,7 +105,9 @@ def parse_chunk(site: SiteChunks, number: int, urls: list[str]) -> ParsedChunk |
         targets = {api._normal_url(u): SimpleNamespace(anchors=[]) for u in urls}
         api._add_link_texts({site.site: targets}, outlinks)
         links = {url: t.anchors for url, t in targets.items() if t.anchors}
-        return ParsedChunk(site.site, number, list(paths), pages, links)
+        # lxml trees do not pickle: the chunk's best candidates travel as page tables
+        sample = [(key, page_table(root)) for key, root in sorted(sample, key=lambda kv: kv[0])[:SAMPLE_PAGES]]
+        return ParsedChunk(site.site, number, list(paths), pages, links, sample)
     except Exception as exc:  # reported as the site's failure
         return _failure(site, exc)
 

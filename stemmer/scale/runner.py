@@ -36,6 +36,7 @@ from pathlib import Path
 from stemmer import api
 from stemmer.extract import Extraction
 from stemmer.extract.fallback import GENERIC, load_fallback
+from stemmer.extract.site_model import chosen
 from stemmer.layout.history import carry_over_saved, check_date, stamp, today
 from stemmer.layout.lazy import LazyPatterns
 from stemmer.layout.learn import AnalyzeParams, learn_site
@@ -214,6 +215,7 @@ class _AnalyzeRun:
             start = time.perf_counter()
             pages = site_pages(chunks)
             learned = stamp(learn_site(site.site, pages, self.params), self.date, pages=len(pages))
+            learned = api.with_site_model(learned, chosen([kv for c in chunks for kv in c.sample]))
             log.debug("%s: learned from %d parsed pages in %.1f s", site.site, len(pages), time.perf_counter() - start)
             return learned
         except Exception as exc:  # a failed site is reported; it must not end the run

@@ -17,7 +17,8 @@ def test_two_jobs_write_the_same_files_and_output(capsys, tmp_path, crawl, write
         assert main(["analyze", "-q", str(source), "-o", str(tmp_path / jobs), "--date", DATE, "-j", jobs]) == 0
         assert main(["extract", "-q", "-p", str(tmp_path / jobs), str(source), "-j", jobs,
                      "-o", str(tmp_path / f"{jobs}.jsonl")]) == 0
-    assert files(tmp_path / "2") == files(tmp_path / "1") and len(files(tmp_path / "1")) == 5
+    # per site: a pattern file and a noise library
+    assert files(tmp_path / "2") == files(tmp_path / "1") and len(files(tmp_path / "1")) == 10
     assert (tmp_path / "2.jsonl").read_bytes() == (tmp_path / "1.jsonl").read_bytes()
 
 
