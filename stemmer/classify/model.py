@@ -1,6 +1,7 @@
 """BlockClassifier: main text vs boilerplate per block, saved as plain arrays (never a pickle).
 
-Training uses scikit-learn; prediction needs only numpy, so a saved model
+Training uses numpy/scipy for logistic regression (`fit_logreg`) and
+scikit-learn for the others; prediction needs only numpy, so a saved model
 loads fast and loading a file from someone else cannot run code.  A model is
 two files side by side: ``NAME.json`` (format, versions, feature groups,
 vocabularies, threshold) and ``NAME.npz`` (the numbers: the scaler and
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -138,13 +140,94 @@ SCORERS = {"linear": LinearScorer, "trees": TreeScorer}
 ESTIMATORS = ("logreg", "svm", "hgb")
 
 
+# Keyword arguments of ``logreg`` that the numpy fit below takes; any other goes to scikit-learn.
+LOGREG_PARAMS = ("C", "max_iter", "tol")
+
+
+def standardize(X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Column means and scales as scikit-learn's ``StandardScaler().fit(X)`` gives them.
+
+    The scale is the population standard deviation, or 1 for a column that is
+    constant up to rounding (StandardScaler's test: the variance is within the
+    error bound of the two-pass algorithm), so constant columns divide by 1.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    n = X.shape[0]
+    mean = X.mean(axis=0) if n else np.zeros(X.shape[1])
+    var = X.var(axis=0) if n else np.zeros(X.shape[1])
+    eps = np.finfo(np.float64).eps
+    constant = var <= n * eps * var + (n * mean * eps) ** 2
+    scale = np.sqrt(var)
+    scale[constant | ~(scale > 0)] = 1.0
+    return mean, scale
+
+
+def fit_logreg(Z: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None, *, C: float = 1.0,
+               max_iter: int = 100, tol: float = 1e-4) -> tuple[np.ndarray, float]:
+    """Binary L2 logistic regression with an unpenalised intercept, in numpy and scipy.
+
+    The objective and solver of scikit-learn's ``LogisticRegression(C=C)`` (lbfgs):
+    minimise ``sum_i s_i log(1 + exp(-y_i' z_i)) / S + ||w||^2 / (2 C S)``, S the sum
+    of the sample weights, by L-BFGS-B from zeros with its options (``gtol=tol``,
+    ``maxls=50``, ``ftol=64 eps``), so the coefficients agree to the solver's
+    tolerance.  No scikit-learn import: it costs a fresh process some 1-2 s,
+    which `stemmer analyze` of a small site should not pay.
+
+    Args:
+        Z: the (standardised) features, one row per sample.
+        y: two classes; the greater is the positive one (scikit-learn's ``classes_[1]``).
+        sample_weight: per sample, > 0; None: all 1.
+
+    Returns:
+        (coef, intercept).
+
+    Raises:
+        ValueError: y holds fewer or more than two classes.
+    """
+    from scipy.optimize import minimize
+    from scipy.special import expit
+
+    Z = np.asarray(Z, dtype=np.float64)
+    classes = np.unique(y)
+    if len(classes) != 2:
+        raise ValueError(f"logistic regression needs samples of 2 classes, got {len(classes)}")
+    t = (np.asarray(y) == classes[1]).astype(np.float64)
+    n, d = Z.shape
+    s = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    s_sum = float(s.sum())
+    s = s / s_sum
+    l2 = 1.0 / (C * s_sum)
+
+    def loss_grad(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        w = theta[:d]
+        z = Z @ w + theta[d]
+        loss = float(s @ (np.logaddexp(0.0, z) - t * z)) + 0.5 * l2 * float(w @ w)
+        r = s * (expit(z) - t)
+        grad = np.empty(d + 1)
+        grad[:d] = Z.T @ r + l2 * w
+        grad[d] = r.sum()
+        return loss, grad
+
+    res = minimize(loss_grad, np.zeros(d + 1), method="L-BFGS-B", jac=True,
+                   options={"maxiter": max_iter, "maxls": 50, "gtol": tol, "ftol": 64 * np.finfo(float).eps})
+    if res.status == 1:  # scikit-learn's ConvergenceWarning, without scikit-learn
+        import warnings
+
+        warnings.warn(f"logistic regression did not converge in {max_iter} iterations", RuntimeWarning,
+                      stacklevel=2)
+    return res.x[:d].copy(), float(res.x[d])
+
+
 def fit_scorer(X: np.ndarray, y: np.ndarray, estimator: str, *, sample_weight=None, random_state: int = 0,
                params: dict | None = None):
-    """Fit one scikit-learn estimator and export it as a scorer.
+    """Fit one estimator and export it as a scorer.
 
     Args:
         estimator: ``logreg`` (the thesis baseline), ``svm`` (linear SVM, Platt-free: its
-            margin goes through the sigmoid) or ``hgb`` (gradient-boosted trees).
+            margin goes through the sigmoid) or ``hgb`` (gradient-boosted trees).  ``logreg``
+            is fitted in numpy/scipy (`fit_logreg`, scikit-learn's default objective and
+            solver) unless `params` names an option other than ``C``, ``max_iter``, ``tol``;
+            the others use scikit-learn.
         params: keyword arguments for the estimator.
     """
     params = dict(params or {})
@@ -152,11 +235,13 @@ def fit_scorer(X: np.ndarray, y: np.ndarray, estimator: str, *, sample_weight=No
         keep = sample_weight > 0
         X, y, sample_weight = X[keep], y[keep], sample_weight[keep]
     if estimator in ("logreg", "svm"):
-        from sklearn.preprocessing import StandardScaler
-
-        scaler = StandardScaler().fit(X)
-        scale = np.where(scaler.scale_ > 0, scaler.scale_, 1.0)
-        Z = (X - scaler.mean_) / scale
+        mean, scale = standardize(X)
+        Z = (X - mean) / scale
+        if estimator == "logreg" and set(params) <= set(LOGREG_PARAMS):
+            coef, intercept = fit_logreg(Z, y, sample_weight, C=float(params.get("C", 1.0)),
+                                         max_iter=int(params.get("max_iter", 500)),
+                                         tol=float(params.get("tol", 1e-4)))
+            return LinearScorer(mean, scale, coef, intercept)
         if estimator == "logreg":
             from sklearn.linear_model import LogisticRegression
 
@@ -166,8 +251,7 @@ def fit_scorer(X: np.ndarray, y: np.ndarray, estimator: str, *, sample_weight=No
 
             est = LinearSVC(random_state=random_state, **params)
         est.fit(Z, y, sample_weight=sample_weight)
-        return LinearScorer(scaler.mean_.astype(np.float64), scale.astype(np.float64),
-                            est.coef_.ravel().astype(np.float64), float(np.ravel(est.intercept_)[0]))
+        return LinearScorer(mean, scale, est.coef_.ravel().astype(np.float64), float(np.ravel(est.intercept_)[0]))
     if estimator == "hgb":
         from sklearn.ensemble import HistGradientBoostingClassifier
 
@@ -363,15 +447,12 @@ class BlockClassifier:
             The two paths.
         """
         self._check_fitted()
-        import sklearn
-
         from stemmer import __version__
 
         base = Path(path)
         base = base.with_suffix("") if base.suffix in (".json", ".npz") else base
         meta = {
-            "format": FORMAT, "version": VERSION, "stemmer": __version__, "sklearn": sklearn.__version__,
-            "numpy": np.__version__, "estimator": self.estimator, "groups": list(self.featurizer_.groups),
+            "format": FORMAT, "version": VERSION, "stemmer": __version__, "numpy": np.__version__, "estimator": self.estimator, "groups": list(self.featurizer_.groups),
             "embedder": self.featurizer_.embedder.name if self.featurizer_.embedder is not None else None,
             "embed_dim": self.featurizer_.embedder.dim if self.featurizer_.embedder is not None else 0,
             "threshold": self.threshold, "n_features": self.featurizer_.n_features,
@@ -379,6 +460,9 @@ class BlockClassifier:
             "first": self.first_.kind, "second": self.second_.kind if self.second_ is not None else None,
             "info": getattr(self, "info_", {}),
         }
+        # scikit-learn's version only where it fitted a part (a numpy logreg needs none; never import it here).
+        if (self.estimator != "logreg" or self.second_ is not None) and "sklearn" in sys.modules:
+            meta["sklearn"] = sys.modules["sklearn"].__version__
         arrays = self.first_.arrays("first_")
         if self.second_ is not None:
             arrays |= self.second_.arrays("second_")
