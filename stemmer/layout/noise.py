@@ -160,11 +160,7 @@ def load_noise(path: str | Path) -> NoiseLibrary:
     Raises:
         PatternFileError: the file cannot be read, is not valid JSON or fails `from_json`.
     """
+    from stemmer.layout.store import read_json
+
     path = Path(path)
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PatternFileError(f"{path}: cannot read: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise PatternFileError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
-    return from_json(doc, path)
+    return from_json(read_json(path), path)

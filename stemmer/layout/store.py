@@ -174,13 +174,18 @@ def _with_sidecars(site: SitePatterns, path: Path) -> SitePatterns:
     return replace(site, noise=noise, model=model) if noise is not None or model is not None else site
 
 
-def _read_json(path: Path) -> dict:
+def read_json(path: Path):
+    """The JSON document in `path`; a `PatternFileError` naming the file if it cannot be had."""
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise PatternFileError(f"{path}: cannot read: {exc}") from None
     except json.JSONDecodeError as exc:
         raise PatternFileError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
+
+
+def _read_json(path: Path) -> dict:
+    doc = read_json(path)
     if not isinstance(doc, dict):
         raise PatternFileError(f"{path}: not a stemmer pattern file (top level is not an object)")
     return doc
