@@ -44,6 +44,16 @@ def test_page_with_no_text_gives_an_empty_classifier_record():
     assert not ex.matched
 
 
+def test_a_block_of_a_megabyte_of_text_goes_through_the_classifier_whole():
+    sentence = "The council met again on Tuesday and argued about the bridge over the river. "
+    huge = (sentence * (1_000_000 // len(sentence) + 1))[:1_000_000]
+    html = article(0)[0].replace("</h1>", f"</h1><p>{huge}</p>", 1)
+    [big, small] = extract([Page("big", None, "x.org", html), pages(1)[0]], None)
+    assert big.method == "classifier" and big.title == "Story 0"
+    assert any(b.text == huge.strip() for b in big.blocks)  # kept whole, not cut
+    assert small.method == "classifier" and "the bridge over the river will be repaired" in small.text
+
+
 def test_a_page_that_breaks_the_classifier_is_one_unmatched_page(fitted, caplog):
     class Broken:
         threshold = 0.5
