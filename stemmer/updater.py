@@ -30,7 +30,7 @@ from stemmer.extract.match import Match
 from stemmer.layout.history import (add_history, apply_pins, check_date, days_between, layout_similarity,
                                     stamp, today)
 from stemmer.layout.learn import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, MAX_MAIN_LINKED, AnalyzeParams, SitePage,
-                                  _diffscore, learn_site)
+                                  _diffscore, _heads, _is_heading, learn_site)
 from stemmer.layout.model import Layout, PatternSet, SitePatterns
 from stemmer.layout.store import is_pattern_file, load_patterns, site_filename, to_json
 from stemmer.pages import Page
@@ -311,6 +311,9 @@ def _refine(lay: Layout, sample: list[tuple[PageBlocks, tuple[str, ...]]], param
     """
     seen = min(max(lay.seen, lay.pages), DIFF_SAMPLE_PAGES)
     title_at = next((i for i, s in enumerate(lay.sections) if s.role == "title"), -1)
+    title_key = lay.sections[title_at].key if title_at >= 0 else None
+    main_keys = {s.key for s in lay.sections if s.role == "main"}
+    sample_keys = [list(keys) for _, keys in sample]
     sections = []
     for i, s in enumerate(lay.sections):
         blocks = [[b for b, k in zip(page.blocks, keys) if k == s.key] for page, keys in sample]
@@ -324,7 +327,9 @@ def _refine(lay: Layout, sample: list[tuple[PageBlocks, tuple[str, ...]]], param
         diff = (s.diff * old_pairs + _diffscore(texts) * new_pairs) / (old_pairs + new_pairs)
         role = s.role
         if diff < params.diff_threshold:
-            role = "static"
+            # as analyze keeps a repeated heading amid the body's text ("Introduction", a date)
+            keep = s.role == "main" and _is_heading(s.key) and _heads(sample_keys, s.key, main_keys, title_key)
+            role = "main" if keep else "static"
         elif s.role == "static":
             mine = [b for bs in blocks for b in bs]
             weight = sum(b.weight for b in mine)

@@ -226,7 +226,7 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
     for i, (key, diff, main, rep, share, linked) in enumerate(stats):
         if (roles[i] == "static" and container and i > title_pos and _is_heading(key)
                 and linked <= MAX_MAIN_LINKED and _inside(groups, key, container, keymaker)
-                and _heads(pages, page_keys, key, main_keys, title_key)):
+                and _heads(page_keys, key, main_keys, title_key)):
             roles[i] = "main"
     sections = []
     for (key, diff, main, rep, share, linked), role in zip(stats, roles):
@@ -247,8 +247,7 @@ def _is_heading(key: str) -> bool:
     return _tag(key.rsplit("/", 1)[-1]) in _HEADING_TAGS
 
 
-def _heads(pages: list[SitePage], page_keys: list[list[str]], key: str, main_keys: set[str],
-           title_key: str | None) -> bool:
+def _heads(page_keys: list[list[str]], key: str, main_keys: set[str], title_key: str | None) -> bool:
     """Whether the blocks of slot `key` mostly stand between main text (headings skipped).
 
     A heading between the title or paragraphs of the body and more of them is

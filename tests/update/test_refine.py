@@ -48,3 +48,29 @@ def test_a_pinned_slot_keeps_its_role_and_diffscore():
     new = [page(i, words(-i, 5)) for i in range(3, 9)]
     slot = note_slot(update(new, old, date="2024-02-01").patterns.get("blog.org"))
     assert (slot.role, slot.diff, slot.pinned) == ("static", note_slot(site).diff, True)
+
+
+def headed(i: int, heading: str, note: str) -> Page:
+    """A page whose body has a heading between its paragraphs."""
+    html = ("<html><head><title>Story %d</title></head><body><nav><p>Home About Archive Contact</p></nav>"
+            "<article><h1>Story number %d of %s</h1><div class=\"body\"><p>%s</p><h2>%s</h2><p>%s</p>"
+            "<p class=\"note\">%s</p></div></article><footer><p>All rights reserved by nobody</p></footer>"
+            "</body></html>") % (i, i, words(100 + i, 3), words(i, 60), heading, words(200 + i, 40), note)
+    return Page(f"blog.org/{i}.html", f"http://blog.org/{i}.html", "blog.org", html)
+
+
+def slot_of(site, tail):
+    [layout] = site.layouts
+    [slot] = [s for s in layout.sections if s.key.endswith(tail)]
+    return slot
+
+
+def test_a_heading_amid_the_body_stays_main_when_its_text_stops_varying():
+    old = analyze([headed(i, words(300 + i, 2), "Written at the kitchen table") for i in range(3)],
+                  date="2024-01-01")
+    assert slot_of(old.get("blog.org"), "h2").role == "main"
+    new = [headed(i, "Introduction", "Written at the kitchen table") for i in range(3, 12)]
+    site = update(new, old, date="2024-02-01").patterns.get("blog.org")
+    heading, note = slot_of(site, "h2"), slot_of(site, "p.note")
+    assert heading.diff < 0.5 and heading.role == "main"  # like analyze: it heads the body's text
+    assert note.role == "static"
