@@ -128,7 +128,9 @@ class SentenceTransformerEmbedder:
             raise ModelError(f"cannot load sentence-transformers model {self.model!r}: {exc}") from exc
         st.max_seq_length = self.max_tokens
         self._st = st
-        self.dim = st.get_sentence_embedding_dimension()
+        # renamed in sentence-transformers 6; older releases have only the long name
+        dimension = getattr(st, "get_embedding_dimension", None) or st.get_sentence_embedding_dimension
+        self.dim = dimension()
         return st
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
