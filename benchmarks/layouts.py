@@ -102,13 +102,8 @@ def run_dataset(dataset: str, work: Path, params: AnalyzeParams, baseline: bool)
 _WORD = re.compile(r"\w+")
 
 
-def perturbed(page: Page, rng: random.Random, n: int) -> Page:
-    """A copy of a page with the words of every text shuffled, at a new path."""
-    from lxml import etree
-
-    from stemmer.blocks import parse_html
-
-    root = parse_html(page.html)
+def shuffle_words(root, rng: random.Random) -> None:
+    """Shuffle the words of every text and tail under `root`: same layout, new texts."""
     for el in root.iter():
         for attr in ("text", "tail"):
             text = getattr(el, attr)
@@ -116,6 +111,16 @@ def perturbed(page: Page, rng: random.Random, n: int) -> Page:
                 words = text.split()
                 rng.shuffle(words)
                 setattr(el, attr, " ".join(words))
+
+
+def perturbed(page: Page, rng: random.Random, n: int) -> Page:
+    """A copy of a page with the words of every text shuffled, at a new path."""
+    from lxml import etree
+
+    from stemmer.blocks import parse_html
+
+    root = parse_html(page.html)
+    shuffle_words(root, rng)
     html = etree.tostring(root, encoding="unicode", method="html")
     return Page(f"{page.id}#copy{n}", (page.url or page.id) + f"?copy={n}", page.site, html)
 

@@ -47,6 +47,9 @@ sys.path.insert(0, str(ROOT))
 from stemmer.blocks import parse_html  # noqa: E402
 from stemmer.blocks.segment import BLOCK_TAGS  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from layouts import shuffle_words  # noqa: E402
+
 SHARED = ROOT.parent / "shared"
 BIG_SITE = ("jekyll_sites", "blog.4dcu.be")
 SOURCES = ["jekyll_sites", "cleanportaleval", "dragnet"]
@@ -71,13 +74,7 @@ def variant(d: dict, rng: random.Random, n: int, *, drop: float, host: str | Non
         for el in doomed:
             if el.getparent() is not None:
                 el.getparent().remove(el)
-    for el in root.iter():
-        for attr in ("text", "tail"):
-            text = getattr(el, attr)
-            if text and text.strip():
-                words = text.split()
-                rng.shuffle(words)
-                setattr(el, attr, " ".join(words))
+    shuffle_words(root, rng)
     url = d.get("url") or f"http://{d['site']}/{d['id']}"
     if host:
         url = re.sub(r"^(https?://)[^/]+", lambda m: m.group(1) + host, url)
