@@ -46,6 +46,7 @@ sys.path.insert(0, str(ROOT))
 
 from stemmer.blocks import parse_html  # noqa: E402
 from stemmer.blocks.segment import BLOCK_TAGS  # noqa: E402
+from stemmer.layout.store import is_pattern_file  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from layouts import shuffle_words  # noqa: E402
@@ -277,7 +278,7 @@ def big_site_rows(work: Path, sizes: list[int], jobs: list[int], drop: float) ->
             out = work / f"big-out-{n}-j{j}"
             row = {"pages": n, "jobs": j, **measure(stemmer_cmd("analyze", "-q", crawl, "-o", out, "-j", j,
                                                                 "--date", "2024-01-01"))}
-            doc = json.loads(next(out.glob("*.json")).read_text())
+            doc = json.loads(next(f for f in out.glob("*.json") if is_pattern_file(f)).read_text())
             row["layouts"] = len(doc["layouts"])
             row["covered"] = sum(lay["pages"] for lay in doc["layouts"])
             rows.append(row)
@@ -301,7 +302,7 @@ def many_sites_rows(work: Path, sites: int, per_site: int, jobs: list[int], drop
         e = measure(stemmer_cmd("extract", "-q", "-p", out, crawl, "-j", j, "-o", work / f"many-ex-{sites}-j{j}.jsonl"))
         print(f"  many sites: extract -j {j}: {e['wall_s']:.1f} s", file=sys.stderr)
         rows.append({"jobs": j, "sites": sites, "pages": sites * per_site,
-                     "files": len(list(out.glob("*.json"))),
+                     "files": sum(map(is_pattern_file, out.glob("*.json"))),
                      "analyze_s": a["wall_s"], "extract_s": e["wall_s"], "total_s": a["wall_s"] + e["wall_s"],
                      "cpu_s": a["cpu_s"] + e["cpu_s"], "rss_tree_mb": max(a["rss_tree_mb"], e["rss_tree_mb"]),
                      "rss_max_mb": max(a["rss_max_mb"], e["rss_max_mb"])})
