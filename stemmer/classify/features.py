@@ -15,6 +15,7 @@ an element with a single block in it says nothing new).
 """
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections import Counter
@@ -192,7 +193,8 @@ class Vocabulary:
             seen = {i for anc in t.ancestors for i in anc}
             tags.update({t.elements[i][0] for i in seen})
             attrs.update({w for i in seen for w in t.elements[i][1]})
-        top = lambda c, n: tuple(sorted(w for w, _ in c.most_common(n)))  # noqa: E731
+        # ties by word, not by set order: string hashes differ per process, models must not
+        top = lambda c, n: tuple(sorted(heapq.nsmallest(n, c, key=lambda w: (-c[w], w))))  # noqa: E731
         return cls(top(tags, n_tags), top(attrs, n_attrs))
 
 

@@ -66,3 +66,18 @@ def test_a_one_megabyte_block_is_featurized_quickly(html):
     X = fz.transform(t)
     assert X.shape[0] == 2 and np.isfinite(X).all()
     assert time.perf_counter() - start < 2.0
+
+
+def test_the_vocabulary_does_not_depend_on_the_process_hash_seed():
+    """Ties among equally common words must not fall by set order (site models differed between -j runs)."""
+    import subprocess
+    import sys
+
+    code = ("from stemmer.blocks import parse_html\n"
+            "from stemmer.classify.features import Vocabulary, page_table\n"
+            "html = '<html><body>' + ''.join(f'<div class=\"w{i} x{i}\"><p>text {i}</p></div>' for i in range(40))"
+            " + '</body></html>'\n"
+            "print(Vocabulary.learn([page_table(parse_html(html))], n_tags=2, n_attrs=5))\n")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={"PYTHONHASHSEED": str(seed), "PATH": ""}).stdout for seed in (1, 2, 3)}
+    assert len(outs) == 1
