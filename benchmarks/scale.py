@@ -38,7 +38,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -201,22 +201,11 @@ def head(path: Path, n: int) -> Path:
 def site_sequences(htmls: list[str]) -> list[list[int]]:
     """The expanded layout sequences of one site's pages, as learn_site builds them."""
     from stemmer.blocks import segment
-    from stemmer.cluster import KeyMaker, layout_sequence
-    from stemmer.cluster.similarity import repeats
+    from stemmer.cluster import KeyMaker
+    from stemmer.layout.learn import site_sequences as sequences
 
     pages = [p for p in (segment(parse_html(h)) for h in htmls) if p.blocks]
-    keymaker = KeyMaker.learn(pages)
-    page_keys = [[keymaker.key(b.path) for b in p.blocks] for p in pages]
-    letters: dict[str, list[int]] = defaultdict(list)
-    for page, keys in zip(pages, page_keys):
-        per_key: Counter[str] = Counter()
-        for key, block in zip(keys, page.blocks):
-            per_key[key] += block.weight
-        for key, weight in per_key.items():
-            letters[key].append(weight)
-    ids = {k: i for i, k in enumerate(sorted(letters))}
-    reps = {k: repeats(sum(v) / len(v)) for k, v in letters.items()}
-    return [layout_sequence(keys, ids, reps) for keys in page_keys]
+    return sequences(pages, KeyMaker.learn(pages))[1]
 
 
 def labels(clusters: list[list[int]], n: int) -> list[int]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
 
@@ -91,6 +92,25 @@ MIN_TITLE_RUN = 4
 BOX_DEPTH = 4
 
 
+def site_sequences(pages: Sequence[PageBlocks], keymaker: KeyMaker) -> tuple[list[list[str]], list[list[int]]]:
+    """Each page's slot keys and its layout sequence, as clustering compares them.
+
+    A slot repeats in the sequence by its mean letters over the site's pages,
+    so long bodies weigh more without their paragraph count mattering.
+    """
+    page_keys = [[keymaker.key(b.path) for b in p.blocks] for p in pages]
+    letters: dict[str, list[int]] = defaultdict(list)
+    for p, keys in zip(pages, page_keys):
+        per_key: Counter[str] = Counter()
+        for key, b in zip(keys, p.blocks):
+            per_key[key] += b.weight
+        for key, w in per_key.items():
+            letters[key].append(w)
+    key_ids = {k: i for i, k in enumerate(sorted(letters))}
+    key_repeats = {k: repeats(sum(v) / len(v)) for k, v in letters.items()}
+    return page_keys, [layout_sequence(keys, key_ids, key_repeats) for keys in page_keys]
+
+
 def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = AnalyzeParams(), *,
                keymaker: KeyMaker | None = None) -> SitePatterns:
     """Learn the layouts of one site from its pages.
@@ -111,17 +131,7 @@ def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = Analyze
     pages = sorted((p for p in pages if p.blocks.blocks), key=lambda p: p.id)
     if keymaker is None:
         keymaker = KeyMaker.learn((p.blocks for p in pages), params.key_depth)
-    page_keys = [[keymaker.key(b.path) for b in p.blocks.blocks] for p in pages]
-    letters: dict[str, list[int]] = defaultdict(list)
-    for p, keys in zip(pages, page_keys):
-        per_key: Counter[str] = Counter()
-        for key, b in zip(keys, p.blocks.blocks):
-            per_key[key] += b.weight
-        for key, w in per_key.items():
-            letters[key].append(w)
-    key_ids = {k: i for i, k in enumerate(sorted(letters))}
-    key_repeats = {k: repeats(sum(v) / len(v)) for k, v in letters.items()}
-    seqs = [layout_sequence(keys, key_ids, key_repeats) for keys in page_keys]
+    page_keys, seqs = site_sequences([p.blocks for p in pages], keymaker)
     if len(seqs) <= EXACT_MAX_PAGES:
         clusters, sample = cluster_pages(similarity_matrix(seqs), params.cluster_threshold), None
     else:  # a big site: no n × n matrix, and its big clusters aligned on samples
