@@ -142,11 +142,15 @@ def test_a_layout_of_link_lists_keeps_its_varying_links_as_main():
     assert role_of(layout, "footer/p") == "static"
 
 
+def _word_maker(rng: random.Random):
+    """Made-up six-letter words from `rng`, k at a time."""
+    return lambda k: " ".join("".join(rng.choice("abcdefghijklmnoprstuvy") for _ in range(6)) for _ in range(k))
+
+
 def _index_page(n: int) -> SitePage:
     rng = random.Random(n)
 
-    def words(k: int) -> str:
-        return " ".join("".join(rng.choice("abcdefghijklmnoprstuvy") for _ in range(6)) for _ in range(k))
+    words = _word_maker(rng)
 
     items = "".join(f'<li><a href="/{n}/{k}.html">{words(4)}</a></li>' for k in range(6))
     title = words(2)
@@ -166,8 +170,7 @@ def test_a_layout_of_link_lists_takes_its_links_as_main_text():
 def _article_page(n: int) -> SitePage:
     rng = random.Random(100 + n)
 
-    def words(k: int) -> str:
-        return " ".join("".join(rng.choice("abcdefghijklmnoprstuvy") for _ in range(6)) for _ in range(k))
+    words = _word_maker(rng)
 
     paragraphs = "".join(f"<p>{words(30)}</p>" for _ in range(3))
     related = "".join(f'<li><a href="/{n}/{k}.html">{words(5)}</a></li>' for k in range(4))
