@@ -23,6 +23,7 @@ SKIP_TAGS = frozenset(
 )
 _SPACES = re.compile(r"\s+")
 _NOT_LETTER = re.compile(r"[\W_]+")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _ASCII_NOT_LETTERS = bytes(c for c in range(128) if not chr(c).isalnum())
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 # A CJK character carries about as much text as a short Latin word, so it
@@ -39,9 +40,11 @@ def letters(text: str) -> int:
     """The weight of `text`: its letters, a CJK character counting `CJK_WEIGHT`."""
     if text.isascii():
         return len(text.encode().translate(None, _ASCII_NOT_LETTERS))
-    n = len(_NOT_LETTER.sub("", text))
-    if n:
-        n += (CJK_WEIGHT - 1) * len(_CJK.findall(text))
+    # The ASCII part by bytes (fast); only the runs of other characters by regex.
+    n = len(text.encode("ascii", "ignore").translate(None, _ASCII_NOT_LETTERS))
+    rest = "".join(_NON_ASCII.findall(text))
+    if k := len(_NOT_LETTER.sub("", rest)):
+        n += k + (CJK_WEIGHT - 1) * len(_CJK.findall(rest))
     return n
 
 
@@ -114,11 +117,21 @@ def _is_pre(path: tuple[str, ...]) -> bool:
     return bool(path) and path[-1].startswith("pre") and path[-1][3:4] in ("", ".", "#")
 
 
+_ENCODINGS: dict[tuple, str] = {}  # a page repeats its few (tag, class, id) many times
+
+
 def encode(el) -> str:
     """`tag.class1.class2#id` with classes sorted and lower-cased."""
-    tag = el.tag
-    cls = el.get("class")
-    ident = el.get("id")
+    attrs = (el.tag, el.get("class"), el.get("id"))
+    enc = _ENCODINGS.get(attrs)
+    if enc is None:
+        if len(_ENCODINGS) > 100_000:
+            _ENCODINGS.clear()
+        enc = _ENCODINGS[attrs] = _encode(*attrs)
+    return enc
+
+
+def _encode(tag: str, cls: str | None, ident: str | None) -> str:
     if cls:
         tokens = sorted(set(cls.lower().split()))
         tag += "." + ".".join(tokens) if tokens else ""
@@ -148,16 +161,24 @@ def segment(root, *, with_links: bool = False) -> PageBlocks:
     return page
 
 
+# What each tag does to the block being read (anything else is inline).
+_BLOCK, _CHOP, _SKIP, _ANCHOR = 1, 2, 3, 4
+_KIND: dict = {**{t: _BLOCK for t in BLOCK_TAGS}, **{t: _CHOP for t in CHOP_TAGS},
+               **{t: _SKIP for t in SKIP_TAGS}, "a": _ANCHOR,
+               # comments, processing instructions and entities: no text of the page
+               etree.Comment: _SKIP, etree.ProcessingInstruction: _SKIP, etree.Entity: _SKIP}
+
+
 def _segment(root, with_links: bool, skip_hidden: bool) -> tuple[PageBlocks, int]:
     """`segment`, and the letters of the hidden elements it left out (`skip_hidden`)."""
     hidden_weight = 0
-    hidden_el = None  # the hidden element being skipped
     blocks: list[Block] = []
     links: list[tuple[str, str]] = []
     buf: list[str] = []
     anchor_buf: list[str] = []
     paths: list[tuple[str, ...]] = [()]  # the path of each open block element
     in_anchor = 0
+    kinds = _KIND
 
     def flush(path: tuple[str, ...]) -> None:
         """Close the block being read: its text runs since the last block boundary."""
@@ -175,29 +196,31 @@ def _segment(root, with_links: bool, skip_hidden: bool) -> tuple[PageBlocks, int
 
     # lxml's walker runs in C and needs no recursion: pathological pages nest thousands deep.
     walker = etree.iterwalk(root, events=("start", "end"))
+    skip_subtree = walker.skip_subtree
+    skipped_el = None  # the last element whose subtree was skipped: its end event only reads its tail
     for event, el in walker:
-        tag = el.tag
-        skipped = tag.__class__ is not str or tag in SKIP_TAGS or el is hidden_el  # comments, scripts, ...
+        kind = kinds.get(el.tag)
         if event == "start":
-            if skipped:
-                walker.skip_subtree()
+            if kind == _SKIP:
+                skipped_el = el
+                skip_subtree()
                 continue
-            if tag in BLOCK_TAGS:
+            if kind == _BLOCK:
                 enc = encode(el)
                 if skip_hidden and _hidden(el, enc):
-                    hidden_el = el
+                    skipped_el = el
                     hidden_weight += letters("".join(el.itertext()))
-                    walker.skip_subtree()
+                    skip_subtree()
                     continue
                 if buf:
                     flush(paths[-1])
                 paths.append(paths[-1] + (enc,))
-            elif tag in CHOP_TAGS:
-                if tag == "br" and _is_pre(paths[-1]):
+            elif kind == _CHOP:
+                if el.tag == "br" and _is_pre(paths[-1]):
                     buf.append("\n")  # a code listing written line by line with <br>
                 elif buf:
                     flush(paths[-1])
-            elif tag == "a":
+            elif kind == _ANCHOR:
                 in_anchor += 1
                 if with_links and (href := el.get("href")):
                     links.append((href, " ".join("".join(el.itertext()).split())))
@@ -206,13 +229,14 @@ def _segment(root, with_links: bool, skip_hidden: bool) -> tuple[PageBlocks, int
                 if in_anchor:
                     anchor_buf.append(text)
             continue
-        if not skipped:
-            if tag in BLOCK_TAGS:
-                if buf:
-                    flush(paths[-1])
-                paths.pop()
-            elif tag == "a":
-                in_anchor -= 1
+        if el is skipped_el:
+            skipped_el = None
+        elif kind == _BLOCK:
+            if buf:
+                flush(paths[-1])
+            paths.pop()
+        elif kind == _ANCHOR:
+            in_anchor -= 1
         if (tail := el.tail) and (buf or not tail.isspace()):
             buf.append(tail)
             if in_anchor:

@@ -17,7 +17,6 @@ self, learned attributes end in ``_``.
 from __future__ import annotations
 
 import json
-import math
 import sys
 import zipfile
 from collections.abc import Sequence
@@ -86,19 +85,27 @@ class TreeScorer:
     kind = "trees"
 
     def decision(self, X: np.ndarray) -> np.ndarray:
-        n = X.shape[0]
-        if n == 0:
-            return np.zeros(0)
-        node = np.broadcast_to(self.roots, (n, len(self.roots))).copy()
-        rows = np.arange(n)[:, None]
-        while True:
-            inner = ~self.leaf[node]
-            if not inner.any():
-                break
-            x = X[rows, self.feature[node]]
-            go_left = (x <= self.threshold[node]) | (np.isnan(x) & self.missing_left[node])
-            node = np.where(inner, np.where(go_left, self.left[node], self.right[node]), node)
-        return self.value[node].sum(axis=1) + self.baseline
+        """Walk every (sample, tree) pair down together, dropping the pairs that reach a leaf."""
+        n, n_features = X.shape
+        out = np.full(n, self.baseline)
+        rows = np.repeat(np.arange(n), len(self.roots))
+        node = np.tile(self.roots, n)
+        flat = X.ravel()
+        has_nan = bool(np.isnan(flat).any())
+        children = np.stack([self.left, self.right], axis=1).ravel()  # node's left at 2i, right at 2i+1
+        while rows.size:
+            at_leaf = self.leaf[node]
+            if at_leaf.any():
+                out += np.bincount(rows[at_leaf], weights=self.value[node[at_leaf]], minlength=n)
+                rows, node = rows[~at_leaf], node[~at_leaf]
+                if not rows.size:
+                    break
+            x = flat[rows * n_features + self.feature[node]]
+            go_right = ~(x <= self.threshold[node])
+            if has_nan:
+                go_right &= ~(np.isnan(x) & self.missing_left[node])
+            node = children[2 * node + go_right]
+        return out
 
     def arrays(self, prefix: str) -> dict[str, np.ndarray]:
         return {f"{prefix}{k}": getattr(self, k) for k in
@@ -279,18 +286,11 @@ def context_features(p: np.ndarray, table: PageTable) -> np.ndarray:
     # Blocks sharing the nearest enclosing element, and sharing its parent.
     for depth in (1, 2):
         keys = [anc[-depth] if len(anc) >= depth else -1 for anc in table.ancestors]
-        groups: dict[int, list[int]] = {}
-        for i, k in enumerate(keys):
-            groups.setdefault(k, []).append(i)
-        mean = np.empty(n)
-        top = np.empty(n)
-        size = np.empty(n)
-        for members in groups.values():
-            vals = p[members]
-            mean[members] = vals.mean()
-            top[members] = vals.max()
-            size[members] = math.log1p(len(members))
-        cols += [mean, top, size]
+        _, group = np.unique(keys, return_inverse=True)
+        count = np.bincount(group)
+        top = np.full(len(count), -np.inf)
+        np.maximum.at(top, group, p)
+        cols += [(np.bincount(group, weights=p) / count)[group], top[group], np.log1p(count)[group]]
     window = np.convolve(np.pad(p, 5, mode="edge"), np.ones(11) / 11, mode="valid")
     cols += [window, np.full(n, p.max()), np.full(n, p.mean())]
     return np.column_stack(cols)
