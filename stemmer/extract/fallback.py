@@ -27,6 +27,10 @@ GENERIC_PATH = Path(__file__).resolve().parents[1] / "classify" / "generic" / "m
 SITE_MODELS_DEFAULT = True
 NOISE_MODES = ("generic", "always", "never")
 NOISE_DEFAULT = "generic"
+# A page where the classifier finds no main text still gives its one block holding this
+# share of its letters.  With the shipped model on cleaneval, l3s_gn1, dragnet and
+# cleanportaleval, this gives cleaneval's two one-block pages their text and changes no other page.
+DOMINANT_SHARE = 0.5
 
 
 class Fallback:
@@ -129,10 +133,17 @@ class Fallback:
             table = table.subset(kept)
         probs = clf.predict_proba(table)
         title, title_at = choose_title(table, root)
+        chosen = probs >= clf.threshold
+        if len(probs) and not chosen.any():
+            # Nothing looks like main text, but one block holds most of the page's
+            # letters: a page that is a single run of text (cleaneval has two).
+            weights = [b.weight for b in table.blocks]
+            top = max(range(len(weights)), key=weights.__getitem__)
+            chosen[top] = weights[top] >= DOMINANT_SHARE * sum(weights)
         out = []
-        for i, (b, p) in enumerate(zip(table.blocks, probs)):
+        for i, (b, p, main) in enumerate(zip(table.blocks, probs, chosen)):
             p = float(p)
-            if p >= clf.threshold:
+            if main:
                 out.append(ExtractedBlock("main", -1, b.text, b.tag, "classifier", round(p, 4)))
             elif i == title_at:
                 out.append(ExtractedBlock("title", -1, b.text, b.tag, "classifier", round(p, 4)))

@@ -2,6 +2,7 @@ import json
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from stemmer import Page, extract
@@ -52,6 +53,25 @@ def test_a_block_of_a_megabyte_of_text_goes_through_the_classifier_whole():
     assert big.method == "classifier" and big.title == "Story 0"
     assert any(b.text == huge.strip() for b in big.blocks)  # kept whole, not cut
     assert small.method == "classifier" and "the bridge over the river will be repaired" in small.text
+
+
+class Unsure:
+    """A classifier that finds no block main text."""
+
+    threshold = 0.5
+
+    def predict_proba(self, table):
+        return np.full(len(table.blocks), 0.1)
+
+
+def test_a_page_that_is_one_run_of_text_keeps_it_when_the_classifier_finds_nothing():
+    text = "One long letter to the editor about the bridge, with no markup at all. " * 40
+    one_block = f"<html><body><a href=/>Home</a><p>{text}</p></body></html>"
+    scattered = "<html><body>" + "".join(f"<p>Item {i} of a list</p>" for i in range(10)) + "</body></html>"
+    [ex, none] = extract([Page("a", None, "x.org", one_block), Page("b", None, "x.org", scattered)], None,
+                         fallback=Fallback(Unsure()))
+    assert ex.text == text.strip() and [b.confidence for b in ex.blocks] == [0.1]
+    assert none.text == "" and none.method == "classifier"
 
 
 def test_a_page_that_breaks_the_classifier_is_one_unmatched_page(fitted, caplog):
