@@ -18,7 +18,8 @@ from stemmer.extract.drift import DriftStats
 from stemmer.extract.fallback import GENERIC, Fallback
 from stemmer.layout.history import check_date
 from stemmer.layout.lazy import LazyPatterns
-from stemmer.layout.store import is_pattern_file, load_patterns, write_atomic
+from stemmer.files import write_atomic
+from stemmer.layout.store import is_pattern_file, load_patterns
 from stemmer.output import FORMATS, Writer
 from stemmer.pages import read_pages
 from stemmer.scale import analyze_crawl, extract_crawl

@@ -7,6 +7,8 @@ ids. Layouts no page has matched for ``stale_after`` days are flagged
 ``stale``, never deleted. Old layouts are not re-learned: only their slots'
 DiffScores are pooled with the new pages', and pinned roles stay. The same input twice changes nothing the
 second time: each update records a digest of its pages in the site's history.
+A changed site's common-noise library is re-learned from the new crawl, and its
+block classifier retrained on the new pages as the updated layouts label them.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from stemmer.api import _add_link_texts, _normal_url
+from stemmer.api import _add_link_texts, _normal_url, with_site_model
 from stemmer.blocks import PageBlocks, parse_html, segment
 from stemmer.cluster import KeyMaker
 from stemmer.cluster.keys import _tokens
@@ -27,12 +29,14 @@ from stemmer.errors import PatternFileError
 from stemmer.blocks import sig
 from stemmer.extract import SiteMatcher, apply_layout, foreign
 from stemmer.extract.match import Match
+from stemmer.extract.site_model import chosen, keep_sample
 from stemmer.layout.history import (add_history, apply_pins, check_date, days_between, layout_similarity,
                                     stamp, today)
 from stemmer.layout.learn import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, MAX_MAIN_LINKED, AnalyzeParams, SitePage,
                                   _diffscore, _heads, _is_heading, learn_site)
 from stemmer.layout.model import Layout, PatternSet, SitePatterns
-from stemmer.layout.store import is_pattern_file, load_patterns, site_filename, to_json
+from stemmer.layout.noise import MIN_PAGES as NOISE_MIN_PAGES, NoiseCounter
+from stemmer.layout.store import save_sidecars, is_pattern_file, load_patterns, site_filename, to_json
 from stemmer.pages import Page
 
 # Layouts no page matched for this many days are flagged stale (`update --stale-after`).
@@ -128,12 +132,14 @@ class _Site:
     matched_tokens: set[str] = field(default_factory=set)
     # the first matched pages of each layout, as (blocks, keys): what its DiffScores learn from
     samples: dict[str, list[tuple[PageBlocks, tuple[str, ...]]]] = field(default_factory=dict)
+    noise: NoiseCounter | None = None  # the common noise of the new crawl
+    roots: list = field(default_factory=list)  # parsed sample pages for the site model (`keep_sample`)
 
 
 def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = None,
            stale_after: int = STALE_AFTER_DAYS, threshold: float | None = None,
            params: AnalyzeParams | None = None, new_sites: bool = True,
-           progress: Callable[[int], None] | None = None) -> UpdateResult:
+           progress: Callable[[int], None] | None = None, site_model: bool = True) -> UpdateResult:
     """Bring the patterns up to date with a new crawl.
 
     Args:
@@ -145,6 +151,7 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
         params: thresholds for learning new layouts; default the ones stored with each site.
         new_sites: learn patterns for sites that have none (else leave them out).
         progress: called with 1 for each page read.
+        site_model: retrain each changed site's block classifier on the new pages.
 
     Returns:
         The new patterns and a `SiteUpdate` per site of the input.
@@ -173,9 +180,13 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
                 left_out[page.site] += 1
                 continue
             matcher = SiteMatcher(known, threshold=threshold) if known and known.layouts else None
-            st = sites[page.site] = _Site(known, matcher)
+            st = sites[page.site] = _Site(known, matcher, noise=NoiseCounter(page.site))
         st.digests.append((page.id, hashlib.sha256(page.html.encode("utf-8", "replace")).hexdigest()))
-        blocks = segment(parse_html(page.html), with_links=True)
+        root = parse_html(page.html)
+        blocks = segment(root, with_links=True)
+        st.noise.add(blocks)
+        if site_model and blocks.blocks:
+            keep_sample(st.roots, page.id, root)
         if page.url:
             outlinks.append((page.site, page.url, list(blocks.links)))
             urls.setdefault(page.site, {})  # link texts are gathered from every page of the site
@@ -200,7 +211,7 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
         if st.patterns is None:
             learned = learn_site(name, st.keep, params or AnalyzeParams())
             learned = stamp(learned, date, pages=len(st.digests), command="update", input=digest)
-            out[name] = learned
+            out[name] = learned = _sidecars(learned, st, site_model)
             changes.append(SiteUpdate(name, len(st.digests), new_layouts=tuple(
                 (lay.id, lay.pages) for lay in learned.layouts),
                 unmatched=len(st.keep) - sum(lay.pages for lay in learned.layouts), new_site=True))
@@ -210,9 +221,23 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
             changes.append(SiteUpdate(name, len(st.digests), already=str(earlier)))
             continue
         site, change = _update_site(st, date, stale_after, params, digest)
-        out[name] = site
+        out[name] = _sidecars(site, st, site_model)
         changes.append(change)
     return UpdateResult(PatternSet(out), tuple(changes), dict(sorted(left_out.items())))
+
+
+def _sidecars(site: SitePatterns, st: _Site, site_model: bool) -> SitePatterns:
+    """The site with the new crawl's noise library and a site model trained on its pages.
+
+    Too few pages to learn from keep what the site had.
+    """
+    from stemmer.classify.features import page_table
+
+    if st.noise is not None and st.noise.pages >= NOISE_MIN_PAGES:
+        site = replace(site, noise=st.noise.library())
+    if site_model:
+        site = with_site_model(site, [page_table(root) for root in chosen(st.roots)])
+    return site
 
 
 def _match(matcher: SiteMatcher, blocks: PageBlocks) -> Match | None:
@@ -375,7 +400,7 @@ def pattern_files(source: str | Path) -> dict[str, Path]:
 
 
 def save_update(result: UpdateResult, source: str | Path) -> list[Path]:
-    """Write the changed sites' pattern files back where they came from, all or none.
+    """Write the changed sites' pattern files back where they came from, all or none, then their sidecars.
 
     Every file is first written beside its target; only when all are written
     are they renamed into place. A site that had no file gets ``<site>.json``
@@ -398,18 +423,20 @@ def save_update(result: UpdateResult, source: str | Path) -> list[Path]:
             if not target.is_dir():
                 continue  # a single pattern file: other sites have nowhere to go
             path = target / site_filename(name)
-        plan.append((path, json.dumps(to_json(site), ensure_ascii=False, indent=1) + "\n"))
+        plan.append((path, json.dumps(to_json(site), ensure_ascii=False, indent=1) + "\n", site))
     temps = []
     try:
-        for path, text in plan:
+        for path, text, _ in plan:
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
             temps.append(tmp)
             with os.fdopen(fd, "w", encoding="utf-8") as f:
                 f.write(text)
-        for (path, _), tmp in zip(plan, temps):
+        for (path, _, _), tmp in zip(plan, temps):
             os.replace(tmp, path)
     except BaseException:
         for tmp in temps:
             Path(tmp).unlink(missing_ok=True)
         raise
-    return [path for path, _ in plan]
+    for path, _, site in plan:
+        save_sidecars(site, path)  # each written atomically; a stale one beside is removed
+    return [path for path, _, _ in plan]

@@ -28,6 +28,7 @@ import numpy as np
 from stemmer.classify.embed import CachedEmbedder, Embedder, embedder_from_name
 from stemmer.classify.features import GROUPS, Featurizer, PageTable, Vocabulary
 from stemmer.errors import ModelError
+from stemmer.files import atomic_output, write_atomic
 
 FORMAT = "stemmer-block-classifier"
 VERSION = 1
@@ -468,9 +469,9 @@ class BlockClassifier:
             arrays |= self.second_.arrays("second_")
         base.parent.mkdir(parents=True, exist_ok=True)
         json_path, npz_path = _beside(base, ".json"), _beside(base, ".npz")
-        np.savez_compressed(npz_path, **arrays)
-        json_path.write_text(json.dumps(meta, indent=1, sort_keys=True, ensure_ascii=False) + "\n",
-                             encoding="utf-8")
+        with atomic_output(npz_path) as out:
+            np.savez_compressed(out, **arrays)
+        write_atomic(json_path, json.dumps(meta, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
         return json_path, npz_path
 
     @classmethod

@@ -4,18 +4,16 @@ from __future__ import annotations
 import json
 import logging
 import os
-import tempfile
 import zipfile
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from io import BytesIO
 from pathlib import Path
-from typing import BinaryIO
 
 from warcio.statusandheaders import StatusAndHeaders
 from warcio.warcwriter import WARCWriter
 
 from stemmer.crawl.fetch import Fetched, request_line
+from stemmer.files import atomic_output
 
 log = logging.getLogger("stemmer")
 
@@ -38,28 +36,6 @@ def format_of(path: str | os.PathLike, fmt: str | None = None) -> str:
     return fmt
 
 
-@contextmanager
-def atomic_output(path: str | os.PathLike) -> Iterator[BinaryIO]:
-    """A binary file that appears under `path` only once the block has finished without error.
-
-    It is written as a temporary file in the same directory, then renamed over `path`.
-    """
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out:
-            yield out
-            out.flush()
-            os.fsync(out.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes 0600; give the usual mode of a new file
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def write_warc(path: str | os.PathLike, pages: Iterable[Fetched],
                linkinfo: Iterable[tuple[str, list[str]]], *, info: dict[str, str]) -> None:
     """Write a gzipped WARC: a warcinfo record, a request and a response per page, then the linkinfo.
@@ -72,7 +48,7 @@ def write_warc(path: str | os.PathLike, pages: Iterable[Fetched],
             ``{"url": ..., "anchors": [...]}``.
         info: fields of the warcinfo record (``software``, ``default-charset``, ...).
     """
-    with atomic_output(path) as out:
+    with atomic_output(path, fsync=True) as out:
         writer = WARCWriter(out, gzip=True)
         writer.write_record(writer.create_warcinfo_record(Path(path).name, info))
         for page in pages:
@@ -121,7 +97,7 @@ def write_zip(path: str | os.PathLike, pages: Iterable[Fetched],
         timestamp: the first part of every member name.
         index_name: appended to URLs that end in ``/``.
     """
-    with atomic_output(path) as out, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+    with atomic_output(path, fsync=True) as out, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
         names = set()
         for page in pages:
             name = member_name(page.url, timestamp, index_name)

@@ -80,7 +80,7 @@ class NoiseLibrary:
 
     def save(self, path: str | Path) -> Path:
         """Write the library as JSON, atomically."""
-        from stemmer.layout.store import write_atomic
+        from stemmer.files import write_atomic
 
         path = Path(path)
         write_atomic(path, json.dumps(to_json(self), ensure_ascii=False, indent=1) + "\n")
@@ -98,16 +98,31 @@ def learn_noise(site: str, pages: Iterable[PageBlocks], *, min_share: float = MI
     Returns:
         The library; no entries for a site of fewer than `min_pages` pages.
     """
-    counts: Counter[tuple[str, str]] = Counter()
-    normal: dict[str, str] = {}  # the same texts recur on every page: normalise each once
-    n = 0
+    counter = NoiseCounter(site)
     for page in pages:
-        n += 1
-        counts.update({(b.tag, normal.get(b.text) or normal.setdefault(b.text, normalize(b.text)))
-                       for b in page.blocks if len(b.text) <= MAX_TEXT})
-    least = max(min_pages, math.ceil(min_share * n))
-    return NoiseLibrary(site, tuple(sorted(e for e, c in counts.items() if c >= least and e[1])), n,
-                        min_share, min_pages)
+        counter.add(page)
+    return counter.library(min_share=min_share, min_pages=min_pages)
+
+
+class NoiseCounter:
+    """`learn_noise` one page at a time, for pages that stream past (`update`)."""
+
+    def __init__(self, site: str) -> None:
+        self.site = site
+        self.pages = 0
+        self._counts: Counter[tuple[str, str]] = Counter()
+        self._normal: dict[str, str] = {}  # the same texts recur on every page: normalise each once
+
+    def add(self, page: PageBlocks) -> None:
+        normal = self._normal
+        self.pages += 1
+        self._counts.update({(b.tag, normal.get(b.text) or normal.setdefault(b.text, normalize(b.text)))
+                             for b in page.blocks if len(b.text) <= MAX_TEXT})
+
+    def library(self, *, min_share: float = MIN_SHARE, min_pages: int = MIN_PAGES) -> NoiseLibrary:
+        least = max(min_pages, math.ceil(min_share * self.pages))
+        return NoiseLibrary(self.site, tuple(sorted(e for e, c in self._counts.items() if c >= least and e[1])),
+                            self.pages, min_share, min_pages)
 
 
 def to_json(library: NoiseLibrary) -> dict:

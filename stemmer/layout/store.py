@@ -13,13 +13,12 @@ from __future__ import annotations
 import ast
 import json
 import logging
-import os
 import shutil
 import re
-import tempfile
 from pathlib import Path
 
 from stemmer.errors import PatternFileError
+from stemmer.files import write_atomic
 from stemmer.layout.model import ROLES, Layout, PatternSet, Section, SitePatterns
 
 log = logging.getLogger("stemmer")
@@ -97,12 +96,12 @@ def save_patterns(patterns: PatternSet | SitePatterns, directory: str | Path) ->
     for site in sites:
         path = out / site_filename(site.site)
         write_atomic(path, json.dumps(to_json(site), ensure_ascii=False, indent=1) + "\n")
-        _save_sidecars(site, path)
+        save_sidecars(site, path)
         written.append(path)
     return written
 
 
-def _save_sidecars(site: SitePatterns, path: Path) -> None:
+def save_sidecars(site: SitePatterns, path: Path) -> None:
     """Write the site's noise library and model beside its pattern file; remove stale ones."""
     noise, model = sidecar(path, NOISE_SUFFIX), sidecar(path, MODEL_SUFFIX)
     if site.noise is not None:
@@ -119,18 +118,6 @@ def _save_sidecars(site: SitePatterns, path: Path) -> None:
                 shutil.copyfile(source.with_suffix(suffix), model.with_suffix(suffix))
     else:
         site.model.save(model)
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write `text` to a temporary file beside `path`, then rename it into place."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def load_patterns(source: str | Path) -> PatternSet:

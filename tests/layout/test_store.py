@@ -4,6 +4,7 @@ import os
 import pytest
 
 from stemmer.errors import PatternFileError
+from stemmer import files
 from stemmer.layout import store
 from stemmer.layout.model import PatternSet
 from stemmer.layout.store import load_patterns, load_webstemmer, save_patterns, site_filename
@@ -76,7 +77,7 @@ def test_failed_write_keeps_the_old_file_and_no_temporary_file(learned, saved, m
 
     def broken_replace(src, dst):
         raise OSError("disk full")
-    monkeypatch.setattr(store.os, "replace", broken_replace)
+    monkeypatch.setattr(files.os, "replace", broken_replace)
     with pytest.raises(OSError):
         save_patterns(learned, saved.parent)
     assert saved.read_bytes() == before

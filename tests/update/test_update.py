@@ -85,6 +85,24 @@ def layouts_of(patterns) -> dict:
     return {lay["id"]: lay for lay in to_json(patterns.get(SITE))["layouts"]}
 
 
+def test_update_relearns_the_noise_library_and_retrains_the_site_model(capsys, analyzed, crawls):
+    noise, model = analyzed.with_name(f"{SITE}.noise.json"), analyzed.with_name(f"{SITE}.model.json")
+    model_before = json.loads(model.read_text())["info"]
+    assert run(capsys, "update", analyzed.parent, crawls[2], "--date", "2024-02-01")[0] == 0
+    new_pages = len(list(crawls[2].rglob("*.html")))
+    assert json.loads(noise.read_text())["pages"] == new_pages  # the new crawl's common noise
+    model_after = json.loads(model.read_text())["info"]
+    assert model_after != model_before and model_after["pages"] <= new_pages
+    assert only_the_site_files(analyzed)
+
+
+def test_a_site_new_to_update_gets_its_noise_library_and_model(capsys, tmp_path, crawls):
+    (tmp_path / "empty").mkdir()
+    assert run(capsys, "update", tmp_path / "empty", crawls[0], "--date", "2024-01-01")[0] == 0
+    assert sorted(os.listdir(tmp_path / "empty")) == [f"{SITE}.json", f"{SITE}.model.json", f"{SITE}.model.npz",
+                                                       f"{SITE}.noise.json"]
+
+
 def test_layout_not_seen_for_long_is_flagged_stale_not_deleted(capsys, analyzed, crawls):
     code, _, err = run(capsys, "update", analyzed.parent, crawls[2], "--date", "2024-06-01", "--stale-after", "90")
     assert code == 0
