@@ -49,6 +49,7 @@ from stemmer.classify.embed import CachedEmbedder, SentenceTransformerEmbedder, 
 from stemmer.classify.features import GROUPS, Featurizer, Vocabulary, page_table  # noqa: E402
 from stemmer.classify.model import BlockClassifier  # noqa: E402
 from stemmer.classify.title import choose_title  # noqa: E402
+from stemmer.extract.fallback import main_blocks  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 TOOLS = SHARED / "tools"
@@ -173,7 +174,8 @@ def write_predictions(corpus: Corpus, probs, threshold: float, work: Path, row: 
     files = {}
     for i, p in enumerate(corpus.pages):
         title, _ = choose_title(p.table, p.root)
-        text = "\n".join(b.text for b, q in zip(p.table.blocks, probs[i]) if q >= threshold)
+        text = "\n".join(b.text for b, main in zip(p.table.blocks, main_blocks(p.table.blocks, probs[i], threshold))
+                         if main)
         if p.dataset not in files:
             out[p.dataset] = work / f"{p.dataset}.{row}.jsonl"
             files[p.dataset] = out[p.dataset].open("w", encoding="utf-8")
@@ -275,7 +277,8 @@ def _mean_sh_f1(pages, probs, threshold) -> float:
     sys.path.insert(0, str(TOOLS))
     from score import sh_f1
 
-    return float(np.mean([sh_f1("\n".join(b.text for b, q in zip(p.table.blocks, pr) if q >= threshold), p.gold)
+    return float(np.mean([sh_f1("\n".join(b.text for b, main in zip(p.table.blocks, main_blocks(p.table.blocks, pr, threshold))
+                                          if main), p.gold)
                           for p, pr in zip(pages, probs)]))
 
 

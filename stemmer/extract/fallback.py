@@ -11,6 +11,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+import numpy as np
+
 from stemmer.errors import ModelError
 from stemmer.extract.apply import ExtractedBlock, Extraction
 
@@ -31,6 +33,20 @@ NOISE_DEFAULT = "generic"
 # share of its letters.  With the shipped model on cleaneval, l3s_gn1, dragnet and
 # cleanportaleval, this gives cleaneval's two one-block pages their text and changes no other page.
 DOMINANT_SHARE = 0.5
+
+
+def main_blocks(blocks, probs, threshold: float):
+    """Which blocks are main text: those of probability `threshold` or more.
+
+    Where none is, but one block holds `DOMINANT_SHARE` of the page's letters,
+    that block: the page is a single run of text.
+    """
+    chosen = np.asarray(probs) >= threshold
+    if len(chosen) and not chosen.any():
+        weights = [b.weight for b in blocks]
+        top = max(range(len(weights)), key=weights.__getitem__)
+        chosen[top] = weights[top] >= DOMINANT_SHARE * sum(weights)
+    return chosen
 
 
 class Fallback:
@@ -133,13 +149,7 @@ class Fallback:
             table = table.subset(kept)
         probs = clf.predict_proba(table)
         title, title_at = choose_title(table, root)
-        chosen = probs >= clf.threshold
-        if len(probs) and not chosen.any():
-            # Nothing looks like main text, but one block holds most of the page's
-            # letters: a page that is a single run of text (cleaneval has two).
-            weights = [b.weight for b in table.blocks]
-            top = max(range(len(weights)), key=weights.__getitem__)
-            chosen[top] = weights[top] >= DOMINANT_SHARE * sum(weights)
+        chosen = main_blocks(table.blocks, probs, clf.threshold)
         out = []
         for i, (b, p, main) in enumerate(zip(table.blocks, probs, chosen)):
             p = float(p)
