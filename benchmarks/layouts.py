@@ -2,7 +2,9 @@
 
 For each dataset: split each site with ../shared/tools/split.py, analyze the
 train pages, extract the test pages, score both stemmer and trafilatura with
-../shared/tools/score.py, and print one table.  Then time analyze on
+../shared/tools/score.py, and print one table.  Extract runs twice: as
+shipped (unmatched pages go to the block classifier) and with patterns only;
+the two must agree on every matched page.  Then time analyze on
 100 / 400 / 1,600 pages of one site (perturbed copies where it has fewer).
 
     python benchmarks/layouts.py                 # everything
@@ -64,6 +66,14 @@ def trafilatura(dataset: str, split: Path, work: Path) -> tuple[Path, float]:
     return out, float(m.group(1)) if m else float("nan")
 
 
+def write_predictions(results, path: Path) -> Path:
+    with path.open("w", encoding="utf-8") as f:
+        for r in results:
+            f.write(json.dumps({"id": r.id, "text": r.text, "title": r.title, "matched": r.matched},
+                               ensure_ascii=False) + "\n")
+    return path
+
+
 def run_dataset(dataset: str, work: Path, params: AnalyzeParams, baseline: bool) -> dict:
     data = load(dataset)
     split = run_split(dataset, work)
@@ -76,12 +86,11 @@ def run_dataset(dataset: str, work: Path, params: AnalyzeParams, baseline: bool)
     t0 = time.perf_counter()
     results = list(extract(test, patterns))
     extract_s = time.perf_counter() - t0
-    pred = work / f"{dataset}.stemmer.jsonl"
-    with pred.open("w", encoding="utf-8") as f:
-        for r in results:
-            f.write(json.dumps({"id": r.id, "text": r.text, "title": r.title, "matched": r.matched},
-                               ensure_ascii=False) + "\n")
-    s = score(dataset, pred, split_path)
+    t0 = time.perf_counter()
+    only = list(extract(test, patterns, fallback=None))  # patterns only: unmatched pages stay empty
+    only_s = time.perf_counter() - t0
+    s = score(dataset, write_predictions(results, work / f"{dataset}.stemmer.jsonl"), split_path)
+    s_only = score(dataset, write_predictions(only, work / f"{dataset}.patterns-only.jsonl"), split_path)
     layouts = [lay for sp in patterns.sites.values() for lay in sp.layouts]
     covered = sum(lay.pages for lay in layouts)
     row = {
@@ -91,6 +100,9 @@ def run_dataset(dataset: str, work: Path, params: AnalyzeParams, baseline: bool)
         "matched": s["matched_share"], "sh_f1": s["sh_f1"], "sh_f1_matched": s["sh_f1_matched"],
         "title_exact_all": s.get("title_exact_all"), "n_title": s.get("n_title_scored"),
         "analyze_s": analyze_s, "extract_pps": len(test) / extract_s,
+        "only_sh_f1": s_only["sh_f1"], "only_pps": len(test) / only_s,
+        # the fallback must not change a page a layout matched
+        "matched_same": all((a.title, a.text) == (b.title, b.text) for a, b in zip(results, only) if b.matched),
     }
     if baseline:
         tpred, tpps = trafilatura(dataset, split_path, work)
@@ -164,7 +176,8 @@ def main() -> None:
             ("train covered", "train_covered", ".3f"), ("matched", "matched", ".3f"),
             ("sh_f1", "sh_f1", ".3f"), ("sh_f1 matched", "sh_f1_matched", ".3f"),
             ("title exact", "title_exact_all", ".3f"), ("analyze s", "analyze_s", ".2f"),
-            ("extract p/s", "extract_pps", ".0f")]
+            ("extract p/s", "extract_pps", ".0f"), ("sh_f1 patterns only", "only_sh_f1", ".3f"),
+            ("p/s patterns only", "only_pps", ".0f"), ("matched pages same", "matched_same", "")]
     if not args.quick:
         cols += [("traf sh_f1", "traf_sh_f1", ".3f"), ("traf title", "traf_title", ".3f"),
                  ("traf p/s", "traf_pps", ".0f"), ("speed ratio", "ratio", ".1f")]
