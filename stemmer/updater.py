@@ -36,7 +36,7 @@ from stemmer.layout.learn import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, MAX_MAIN_
                                   _diffscore, _heads, _is_heading, learn_site)
 from stemmer.layout.model import Layout, PatternSet, SitePatterns
 from stemmer.layout.noise import MIN_PAGES as NOISE_MIN_PAGES, NoiseCounter
-from stemmer.layout.store import save_sidecars, is_pattern_file, load_patterns, site_filename, to_json
+from stemmer.layout.store import is_pattern_file, load_patterns, save_sidecars, site_filename, to_json
 from stemmer.pages import Page
 
 # Layouts no page matched for this many days are flagged stale (`update --stale-after`).
