@@ -292,7 +292,12 @@ def _diffscore(texts: list[str]) -> float:
 
 def _title_key(pages: list[SitePage], groups, candidates, body_key: str,
                params: AnalyzeParams) -> str | None:
-    """The slot most pages vote for as their title; None when most find none."""
+    """The slot most pages vote for as their title; None when most find none.
+
+    A slot inside a box of noise is no title: a menu's or breadcrumb's entry for
+    the page repeats the links to it, but the headline can differ (MkDocs).
+    """
+    candidates = [c for c in candidates if not _in_box(groups, c[0])]
     votes: Counter[str | None] = Counter()
     for p, g in zip(pages, groups):
         best, best_score = None, params.title_threshold

@@ -188,3 +188,26 @@ def test_a_repeated_heading_over_body_text_is_main_and_one_over_links_is_not():
     assert role_of(layout, "div.entry/h2") == "main"
     assert role_of(layout, "div.entry/h3") == "static"
     assert role_of(layout, "h1.headline") == "title"
+
+
+def _manual_page(n: int, label: str, heading: str) -> SitePage:
+    """A MkDocs-style page: a side menu with this page's entry marked current, then its own h1."""
+    rng = random.Random(200 + n)
+    words = _word_maker(rng)
+    menu = "".join(f'<li class="toctree-l1{" current" if k == n else ""}"><a href="/p{k}/">'
+                   f'{label if k == n else words(2)}</a></li>' for k in range(8))
+    html = (f'<html><head><title>{label} - Manual</title></head><body>'
+            f'<nav class="side"><div class="wy-menu"><ul>{menu}</ul></div></nav>'
+            f'<div class="document"><h1>{heading}</h1>'
+            + "".join(f"<p>{words(30)}</p>" for _ in range(3)) + '</div></body></html>')
+    return SitePage(f"p{n}", segment(parse_html(html)), [label])  # the menu links to the page with its label
+
+
+def test_a_menu_entry_that_repeats_the_links_to_a_page_is_not_its_title():
+    words = _word_maker(random.Random(7))
+    labels = [words(2) for _ in range(8)]
+    # The menu says "PG-Strom v5.0", like the links to the page; the h1 says "PG-Strom v5.0 Release".
+    pages = [_manual_page(n, labels[n], f"{labels[n]} guide") for n in range(8)]
+    [layout] = learn_site("manual.example", pages).layouts
+    assert role_of(layout, "div.document/h1") == "title"
+    assert role_of(layout, "ul/li.current") != "title"
