@@ -26,6 +26,7 @@ _NOT_LETTER = re.compile(r"[\W_]+")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _ASCII_NOT_LETTERS = bytes(c for c in range(128) if not chr(c).isalnum())
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+_CJK_RUNS = re.compile(_CJK.pattern + "+")
 # A CJK character carries about as much text as a short Latin word, so it
 # weighs as much as three Latin letters (keeps thresholds fair across scripts).
 CJK_WEIGHT = 3
@@ -44,7 +45,7 @@ def letters(text: str) -> int:
     n = len(text.encode("ascii", "ignore").translate(None, _ASCII_NOT_LETTERS))
     rest = "".join(_NON_ASCII.findall(text))
     if k := len(_NOT_LETTER.sub("", rest)):
-        n += k + (CJK_WEIGHT - 1) * len(_CJK.findall(rest))
+        n += k + (CJK_WEIGHT - 1) * (len(rest) - len(_CJK_RUNS.sub("", rest)))
     return n
 
 
