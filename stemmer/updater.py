@@ -133,7 +133,7 @@ class _Site:
     # the first matched pages of each layout, as (blocks, keys): what its DiffScores learn from
     samples: dict[str, list[tuple[PageBlocks, tuple[str, ...]]]] = field(default_factory=dict)
     noise: NoiseCounter | None = None  # the common noise of the new crawl
-    roots: list = field(default_factory=list)  # parsed sample pages for the site model (`keep_sample`)
+    model_sample: list = field(default_factory=list)  # HTML of the site model's sample pages (`keep_sample`)
 
 
 def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = None,
@@ -182,11 +182,10 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
             matcher = SiteMatcher(known, threshold=threshold) if known and known.layouts else None
             st = sites[page.site] = _Site(known, matcher, noise=NoiseCounter(page.site))
         st.digests.append((page.id, hashlib.sha256(page.html.encode("utf-8", "replace")).hexdigest()))
-        root = parse_html(page.html)
-        blocks = segment(root, with_links=True)
+        blocks = segment(parse_html(page.html), with_links=True)
         st.noise.add(blocks)
         if site_model and blocks.blocks:
-            keep_sample(st.roots, page.id, root)
+            keep_sample(st.model_sample, page.id, page.html)  # the text, far smaller than its tree; parsed again at the end
         if page.url:
             outlinks.append((page.site, page.url, list(blocks.links)))
             urls.setdefault(page.site, {})  # link texts are gathered from every page of the site
@@ -236,7 +235,7 @@ def _sidecars(site: SitePatterns, st: _Site, site_model: bool) -> SitePatterns:
     if st.noise is not None and st.noise.pages >= NOISE_MIN_PAGES:
         site = replace(site, noise=st.noise.library())
     if site_model:
-        site = with_site_model(site, [page_table(root) for root in chosen(st.roots)])
+        site = with_site_model(site, [page_table(parse_html(html)) for html in chosen(st.model_sample)])
     return site
 
 
