@@ -22,6 +22,7 @@ a pattern-only `stemmer extract` of one page (a fresh interpreter).
     python benchmarks/classifier.py                       # everything (~1 h on 2 cores)
     python benchmarks/classifier.py --rows chosen --folds 2 --sets cleaneval zh_cwced
     python benchmarks/classifier.py --ablate              # chosen minus each feature group
+    python benchmarks/classifier.py --rows shipped --ablate   # the same for the shipped training sets too
     python benchmarks/classifier.py --minilm-pages 150    # static model vs MiniLM on a subsample
 """
 from __future__ import annotations
@@ -293,7 +294,8 @@ def main() -> None:
     ap.add_argument("--sets", nargs="*", default=SETS)
     ap.add_argument("--rows", nargs="*", default=list(ROWS), choices=list(ROWS))
     ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--ablate", action="store_true", help="also the chosen model without each feature group")
+    ap.add_argument("--ablate", action="store_true",
+                    help="also the chosen model (and the shipped one, if in --rows) without each feature group")
     ap.add_argument("--minilm-pages", type=int, default=0, metavar="N",
                     help="also compare the static model with MiniLM on N pages (MiniLM: ~40 texts/s)")
     ap.add_argument("--no-baseline", action="store_true", help="skip trafilatura")
@@ -311,16 +313,17 @@ def main() -> None:
     (work / "folds.json").write_text(json.dumps({"k": args.folds, "fold_of_site": folds}, indent=0))
 
     specs = {r: ROWS[r] for r in args.rows}
-    if args.ablate:
-        for g in ROWS["chosen"]["groups"]:
-            specs[f"chosen-{g}"] = dict(ROWS["chosen"], groups=tuple(x for x in ROWS["chosen"]["groups"] if x != g),
-                                        embed=g != "embed" and ROWS["chosen"]["embed"])
-        if "embed" not in ROWS["chosen"]["groups"]:
-            specs["chosen+embed"] = dict(ROWS["chosen"], groups=ROWS["chosen"]["groups"] + ("embed",), embed=True)
+    for base in [r for r in ("chosen", "shipped") if r in args.rows or r == "chosen"] if args.ablate else []:
+        row = ROWS[base]
+        for g in row["groups"]:
+            specs[f"{base}-{g}"] = dict(row, groups=tuple(x for x in row["groups"] if x != g),
+                                        embed=g != "embed" and row["embed"])
+        if "embed" not in row["groups"]:
+            specs[f"{base}+embed"] = dict(row, groups=row["groups"] + ("embed",), embed=True)
             if corpus.E is None:
                 corpus.E = [CachedEmbedder(StaticEmbedder(), size=10**7).encode([b.text for b in p.table.blocks])
                             for p in corpus.pages]
-        specs["chosen-context"] = dict(ROWS["chosen"], context=False)
+        specs[f"{base}-context"] = dict(row, context=False)
 
     results: dict[str, dict[str, dict]] = {}
     for row, spec in specs.items():
