@@ -194,8 +194,14 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
     # The main text is the container of the first text-heavy slot after the title:
     # the article body comes before the comments and the "related" lists.
     # Slots inside boxes of noise (comments, sidebars) are neither.
-    text_slots = [i for i, st in enumerate(stats)
-                  if st[1] >= params.diff_threshold and not _in_box(groups, st[0])]
+    boxes: dict[str, bool] = {}
+
+    def in_box(key: str) -> bool:
+        if key not in boxes:
+            boxes[key] = _in_box(groups, key)
+        return boxes[key]
+
+    text_slots = [i for i, st in enumerate(stats) if st[1] >= params.diff_threshold and not in_box(st[0])]
     top = max((stats[i][2] for i in text_slots), default=0.0)
     big = [i for i in text_slots if stats[i][2] >= max(params.main_threshold, BIG_SHARE * top)]
     link_list = False
@@ -209,7 +215,10 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
         link_list = bool(big)
     title_key = None
     if big:
-        title_key = _title_key(pages, groups, stats[:big[0]], stats[big[0]][0], params)
+        # A menu's or breadcrumb's entry for the page repeats the links to it,
+        # but the headline can differ (MkDocs): a slot in a box is no title.
+        candidates = [st for st in stats[:big[0]] if not in_box(st[0])]
+        title_key = _title_key(pages, groups, candidates, stats[big[0]][0], params)
     title_pos = next((i for i, st in enumerate(stats) if st[0] == title_key), -1)
     anchor = next((i for i in big if i > title_pos), None)
     container = _container(groups, stats[anchor][0], keymaker) if anchor is not None else ()
@@ -246,7 +255,7 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
     if not any(s.role == "main" for s in sections):
         # Still nothing (no container found): keep every varying slot outside boxes of
         # noise, or the layout would match such pages only to extract nothing.
-        sections = [replace(s, role="main") if s.role == "sub" and not _in_box(groups, s.key) else s
+        sections = [replace(s, role="main") if s.role == "sub" and not in_box(s.key) else s
                     for s in sections]
     score = math.log(n) * sum(s.main for s in sections if s.role == "main")
     members = tuple(sorted(p.id for p in pages)[:5])
@@ -292,12 +301,7 @@ def _diffscore(texts: list[str]) -> float:
 
 def _title_key(pages: list[SitePage], groups, candidates, body_key: str,
                params: AnalyzeParams) -> str | None:
-    """The slot most pages vote for as their title; None when most find none.
-
-    A slot inside a box of noise is no title: a menu's or breadcrumb's entry for
-    the page repeats the links to it, but the headline can differ (MkDocs).
-    """
-    candidates = [c for c in candidates if not _in_box(groups, c[0])]
+    """The slot most pages vote for as their title; None when most find none."""
     votes: Counter[str | None] = Counter()
     for p, g in zip(pages, groups):
         best, best_score = None, params.title_threshold
