@@ -228,11 +228,12 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
 def _sidecars(site: SitePatterns, st: _Site, site_model: bool) -> SitePatterns:
     """The site with the new crawl's noise library and a site model trained on its pages.
 
-    Too few pages to learn from keep what the site had.
+    Too few pages to learn from keep what the site had; a new site has its
+    library from `learn_site` already, learned from the same pages.
     """
     from stemmer.classify.features import page_table
 
-    if st.noise is not None and st.noise.pages >= NOISE_MIN_PAGES:
+    if st.patterns is not None and st.noise is not None and st.noise.pages >= NOISE_MIN_PAGES:
         site = replace(site, noise=st.noise.library())
     if site_model:
         site = with_site_model(site, [page_table(parse_html(html)) for html in chosen(st.model_sample)])
