@@ -196,8 +196,6 @@ class Fallback:
 
         The probabilities are None if the classifier fails on this page.
         """
-        import numpy as np
-
         from stemmer.classify.features import page_table
 
         try:
