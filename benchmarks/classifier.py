@@ -175,7 +175,7 @@ def write_predictions(corpus: Corpus, probs, threshold: float, work: Path, row: 
     files = {}
     for i, p in enumerate(corpus.pages):
         title, _ = choose_title(p.table, p.root)
-        text = "\n".join(b.text for b, main in zip(p.table.blocks, main_blocks(p.table.blocks, probs[i], threshold))
+        text = "\n".join(b.text for b, main in zip(p.table.blocks, main_blocks(p.table, probs[i], threshold))
                          if main)
         if p.dataset not in files:
             out[p.dataset] = work / f"{p.dataset}.{row}.jsonl"
@@ -278,7 +278,7 @@ def _mean_sh_f1(pages, probs, threshold) -> float:
     sys.path.insert(0, str(TOOLS))
     from score import sh_f1
 
-    return float(np.mean([sh_f1("\n".join(b.text for b, main in zip(p.table.blocks, main_blocks(p.table.blocks, pr, threshold))
+    return float(np.mean([sh_f1("\n".join(b.text for b, main in zip(p.table.blocks, main_blocks(p.table, pr, threshold))
                                           if main), p.gold)
                           for p, pr in zip(pages, probs)]))
 

@@ -57,6 +57,7 @@ class PageTable:
         ancestors: per block, ids of its enclosing elements, outermost first.
         elements: per element id, (tag, class and id words).
         parent: per element id, its parent's id (-1 for the root).
+        comments: ids of the elements that hold a comment section.
     """
 
     page: PageBlocks
@@ -65,6 +66,11 @@ class PageTable:
     ancestors: list[tuple[int, ...]] = field(default_factory=list)
     elements: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     parent: list[int] = field(default_factory=list)
+    comments: set[int] = field(default_factory=set)
+
+    def in_comments(self, i: int) -> bool:
+        """Whether block `i` lies in a comment section."""
+        return not self.comments.isdisjoint(self.ancestors[i])
 
     @property
     def blocks(self) -> tuple[Block, ...]:
@@ -74,7 +80,7 @@ class PageTable:
         """The page with only the blocks at `keep` (indexes in order); the elements stay."""
         return PageTable(PageBlocks(tuple(self.page.blocks[i] for i in keep), self.page.title, self.page.links),
                          [self.links[i] for i in keep], [self.images[i] for i in keep],
-                         [self.ancestors[i] for i in keep], self.elements, self.parent)
+                         [self.ancestors[i] for i in keep], self.elements, self.parent, self.comments)
 
 
 def _attr_words(el) -> tuple[str, ...]:
@@ -84,6 +90,23 @@ def _attr_words(el) -> tuple[str, ...]:
         if value:
             words.extend(_ATTR_WORD.findall(value.lower()))
     return tuple(words)
+
+
+# A comment section, by the class or id of its container (as trafilatura's comment XPath):
+# readers' comments are not the page's main text.
+_SECTION_TAGS = frozenset({"div", "section", "ol", "ul", "dl", "aside"})
+_COMMENT_SECTION = re.compile(
+    r"(?:(?:article|post|entry|story|blog|user|reader)[-_])?comments?"
+    r"(?:[-_]?(?:list|area|section|wrapper|wrap|container|thread|block|box))?"
+    r"|disqus_thread|dsq-comments|respond")
+
+
+def _is_comment_section(el) -> bool:
+    for name in ("id", "class"):
+        value = el.get(name)
+        if value and any(_COMMENT_SECTION.fullmatch(t) for t in value.lower().split()):
+            return True
+    return False
 
 
 def page_table(root) -> PageTable:
@@ -145,6 +168,8 @@ def page_table(root) -> PageTable:
             table.parent.append(stack[-1] if stack else -1)
             stack.append(len(table.elements))
             table.elements.append((tag, _attr_words(el)))
+            if tag in _SECTION_TAGS and _is_comment_section(el):
+                table.comments.add(stack[-1])
             if (text := el.text) and (buf or not text.isspace()):
                 buf.append(text)
                 if in_anchor:

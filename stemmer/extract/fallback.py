@@ -35,17 +35,23 @@ NOISE_DEFAULT = "generic"
 DOMINANT_SHARE = 0.5
 
 
-def main_blocks(blocks, probs, threshold: float):
-    """Which blocks are main text: those of probability `threshold` or more.
+def main_blocks(table, probs, threshold: float):
+    """Which blocks of the `PageTable` are main text: those of probability `threshold` or more.
 
     Where none is, but one block holds `DOMINANT_SHARE` of the page's letters,
-    that block: the page is a single run of text.
+    that block: the page is a single run of text.  Where some are in a comment
+    section and some are not, those in it are readers' comments, not main text
+    (a page of nothing but comments, a forum thread, keeps them).
     """
     chosen = np.asarray(probs) >= threshold
     if len(chosen) and not chosen.any():
-        weights = [b.weight for b in blocks]
+        weights = [b.weight for b in table.blocks]
         top = max(range(len(weights)), key=weights.__getitem__)
         chosen[top] = weights[top] >= DOMINANT_SHARE * sum(weights)
+    if table.comments:
+        comment = np.array([table.in_comments(i) for i in range(len(chosen))], dtype=bool)
+        if (chosen & comment).any() and (chosen & ~comment).any():
+            chosen &= ~comment
     return chosen
 
 
@@ -149,7 +155,7 @@ class Fallback:
             table = table.subset(kept)
         probs = clf.predict_proba(table)
         title, title_at = choose_title(table, root)
-        chosen = main_blocks(table.blocks, probs, clf.threshold)
+        chosen = main_blocks(table, probs, clf.threshold)
         out = []
         for i, (b, p, main) in enumerate(zip(table.blocks, probs, chosen)):
             p = float(p)

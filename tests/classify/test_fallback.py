@@ -74,6 +74,30 @@ def test_a_page_that_is_one_run_of_text_keeps_it_when_the_classifier_finds_nothi
     assert none.text == "" and none.method == "classifier"
 
 
+class Sure:
+    """A classifier that finds every block main text."""
+
+    threshold = 0.5
+
+    def predict_proba(self, table):
+        return np.full(len(table.blocks), 0.9)
+
+
+def test_readers_comments_are_left_out_unless_the_page_is_nothing_but_comments():
+    story = "<p>The council agreed to repair the bridge before winter.</p>"
+    comments = ('<ol class="commentlist"><li><p>Great story, thanks!</p></li>'
+                "<li><p>The bridge was fine last year.</p></li></ol>")
+    article_page = f"<html><body><div class=post>{story}</div>{comments}</body></html>"
+    thread = f"<html><body>{comments}</body></html>"
+    lookalike = f'<html><body><div class="comments-open">{story}</div></body></html>'  # not a section name
+    [art, forum, other] = extract([Page(i, None, "x.org", html) for i, html in
+                                   (("a", article_page), ("t", thread), ("o", lookalike))],
+                                  None, fallback=Fallback(Sure()))
+    assert art.text == "The council agreed to repair the bridge before winter."
+    assert forum.text == "Great story, thanks!\nThe bridge was fine last year."
+    assert other.text == "The council agreed to repair the bridge before winter."
+
+
 def test_a_page_that_breaks_the_classifier_is_one_unmatched_page(fitted, caplog):
     class Broken:
         threshold = 0.5
