@@ -102,7 +102,7 @@ HIDDEN_PAGE_RATIO = 5
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
-def _hidden(el, enc: str) -> bool:
+def is_hidden(el, enc: str) -> bool:
     """Whether a block element (encoded `enc`) is not shown: class ``hidden``, an inline style, `hidden`.
 
     A paywalled page can carry its article twice, once for each kind of reader,
@@ -114,7 +114,18 @@ def _hidden(el, enc: str) -> bool:
     return bool(style) and _DISPLAY_NONE.search(style) is not None or el.get("hidden") is not None
 
 
-def _is_pre(path: tuple[str, ...]) -> bool:
+def block_text(path: tuple[str, ...], parts: list[str]) -> str:
+    """The text of the block at `path` from its text runs: spaces collapsed, or a code listing's lines kept."""
+    if not is_pre(path):
+        return " ".join("".join(parts).split())
+    text = _code_text("".join(parts))
+    if _LINE_NUMBERS.fullmatch(text) and _counts_up(text):
+        return ""  # the line-number gutter beside a code listing
+    return text
+
+
+def is_pre(path: tuple[str, ...]) -> bool:
+    """Whether the block at `path` is a ``<pre>``: a code listing."""
     return bool(path) and path[-1].startswith("pre") and path[-1][3:4] in ("", ".", "#")
 
 
@@ -183,12 +194,7 @@ def _segment(root, with_links: bool, skip_hidden: bool) -> tuple[PageBlocks, int
 
     def flush(path: tuple[str, ...]) -> None:
         """Close the block being read: its text runs since the last block boundary."""
-        if _is_pre(path):
-            text = _code_text("".join(buf))
-            if _LINE_NUMBERS.fullmatch(text) and _counts_up(text):
-                text = ""  # the line-number gutter beside a code listing
-        else:
-            text = " ".join("".join(buf).split())
+        text = block_text(path, buf)
         anchor = "".join(anchor_buf) if anchor_buf else ""
         buf.clear()
         anchor_buf.clear()
@@ -208,7 +214,7 @@ def _segment(root, with_links: bool, skip_hidden: bool) -> tuple[PageBlocks, int
                 continue
             if kind == _BLOCK:
                 enc = encode(el)
-                if skip_hidden and _hidden(el, enc):
+                if skip_hidden and is_hidden(el, enc):
                     skipped_el = el
                     hidden_weight += letters("".join(el.itertext()))
                     skip_subtree()
@@ -217,7 +223,7 @@ def _segment(root, with_links: bool, skip_hidden: bool) -> tuple[PageBlocks, int
                     flush(paths[-1])
                 paths.append(paths[-1] + (enc,))
             elif kind == _CHOP:
-                if el.tag == "br" and _is_pre(paths[-1]):
+                if el.tag == "br" and is_pre(paths[-1]):
                     buf.append("\n")  # a code listing written line by line with <br>
                 elif buf:
                     flush(paths[-1])

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 import numpy as np
 from lxml import etree
 
-from stemmer.blocks.segment import BLOCK_TAGS, CHOP_TAGS, SKIP_TAGS, Block, PageBlocks, encode, letters
+from stemmer.blocks.segment import (BLOCK_TAGS, CHOP_TAGS, HIDDEN_PAGE_RATIO, SKIP_TAGS, Block, PageBlocks,
+                                    block_text, encode, is_hidden, is_pre, letters)
 
 GROUPS = ("pos", "tags", "attrs", "ratios", "text", "neigh", "embed")
 LEVELS = 3  # enclosing elements described besides the block itself
@@ -116,11 +117,20 @@ def page_table(root) -> PageTable:
         root: an lxml element from `parse_html`, or None.
 
     Returns:
-        The page table; no blocks for None.
+        The page table, whose blocks are exactly `segment(root)`'s; no blocks for None.
     """
-    table = PageTable(PageBlocks(()))
     if root is None:
-        return table
+        return PageTable(PageBlocks(()))
+    table, hidden_weight = _page_table(root, skip_hidden=True)
+    if hidden_weight > HIDDEN_PAGE_RATIO * table.page.weight:
+        table, _ = _page_table(root, skip_hidden=False)  # as `segment`: a page its scripts show
+    return table
+
+
+def _page_table(root, skip_hidden: bool) -> tuple[PageTable, int]:
+    """`page_table`, and the letters of the hidden elements it left out (`skip_hidden`)."""
+    table = PageTable(PageBlocks(()))
+    hidden_weight = 0
     blocks: list[Block] = []
     buf: list[str] = []
     anchor_buf: list[str] = []
@@ -130,7 +140,7 @@ def page_table(root) -> PageTable:
     pending = [0, 0]  # links, images since the last block boundary
 
     def flush(path: tuple[str, ...]) -> None:
-        text = " ".join("".join(buf).split())
+        text = block_text(path, buf)
         anchor = "".join(anchor_buf) if anchor_buf else ""
         buf.clear()
         anchor_buf.clear()
@@ -148,18 +158,28 @@ def page_table(root) -> PageTable:
         pending[0] = pending[1] = 0
 
     walker = etree.iterwalk(root, events=("start", "end"))
+    skipped_el = None  # the last element whose subtree was skipped: its end event only reads its tail
     for event, el in walker:
         tag = el.tag
-        skipped = tag.__class__ is not str or tag in SKIP_TAGS
         if event == "start":
-            if skipped:
+            if tag.__class__ is not str or tag in SKIP_TAGS:
+                skipped_el = el
                 walker.skip_subtree()
                 continue
             if tag in BLOCK_TAGS:
+                enc = encode(el)
+                if skip_hidden and is_hidden(el, enc):
+                    skipped_el = el
+                    hidden_weight += letters("".join(el.itertext()))
+                    walker.skip_subtree()
+                    continue
                 boundary()
-                paths.append(paths[-1] + (encode(el),))
+                paths.append(paths[-1] + (enc,))
             elif tag in CHOP_TAGS:
-                boundary()
+                if tag == "br" and is_pre(paths[-1]):
+                    buf.append("\n")  # a code listing written line by line with <br>
+                else:
+                    boundary()
             elif tag == "a":
                 in_anchor += 1
                 pending[0] += 1
@@ -175,7 +195,9 @@ def page_table(root) -> PageTable:
                 if in_anchor:
                     anchor_buf.append(text)
             continue
-        if not skipped:
+        if el is skipped_el:
+            skipped_el = None
+        else:
             if tag in BLOCK_TAGS:
                 boundary()
                 paths.pop()
@@ -191,7 +213,7 @@ def page_table(root) -> PageTable:
     head_title = root.find("head/title")
     title = " ".join((head_title.text or "").split()) if head_title is not None else ""
     table.page = PageBlocks(tuple(blocks), title)
-    return table
+    return table, hidden_weight
 
 
 def _words(text: str) -> list[str]:

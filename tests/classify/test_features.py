@@ -10,7 +10,10 @@ from .conftest import article
 
 def test_page_table_has_exactly_the_blocks_of_segment(html):
     pages = [article(1)[0], html('<div>a<br>b<p>c <a href="x">d</a></p>e</div><script>x</script>', title="T"),
-             "<p>loose <b>text</b></p>tail", ""]
+             "<p>loose <b>text</b></p>tail", "",
+             html('<div style="display:none"><p>Register now</p></div><p class=hidden>gone</p><p>shown</p>'
+                  '<pre>1\n2\n3</pre><pre>x = 1<br>y = 2</pre>'),
+             html('<div hidden><p>a script shows this long text</p></div><p>x</p>')]  # nearly all hidden: kept
     for page in pages:
         root = parse_html(page)
         assert page_table(root).page == segment(root)
