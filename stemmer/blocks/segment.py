@@ -102,14 +102,21 @@ HIDDEN_PAGE_RATIO = 5
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 
+# A utility class that shows the element from some screen width on (Tailwind's
+# `hidden md:block`): hidden on a phone, shown on a desktop.
+_SHOWN_FROM = re.compile(r"[\w-]+:(?:block|flex|grid|inline|inline-block|inline-flex|inline-grid|table|contents|flow-root)")
+
+
 def is_hidden(el, enc: str) -> bool:
     """Whether a block element (encoded `enc`) is not shown: class ``hidden``, an inline style, `hidden`.
 
     A paywalled page can carry its article twice, once for each kind of reader,
     one copy hidden; what no reader sees is not the page's text.
     """
-    if ".hidden" in enc and "hidden" in enc.partition("#")[0].split("."):
-        return True
+    if ".hidden" in enc:
+        classes = enc.partition("#")[0].split(".")
+        if "hidden" in classes and not any(_SHOWN_FROM.fullmatch(c) for c in classes):
+            return True
     style = el.get("style")
     return bool(style) and _DISPLAY_NONE.search(style) is not None or el.get("hidden") is not None
 

@@ -197,8 +197,10 @@ def test_hidden_blocks_are_not_text():
     html = ('<html><body><div class="story"><p>The article as every reader sees it.</p></div>'
             '<div class="story hidden"><p>A copy for other readers.</p></div>'
             '<div style="color: red; display : none"><p>Styled away.</p></div>'
-            '<section hidden><p>Not shown.</p></section><p>The end of the page, shown.</p></body></html>')
-    assert texts(html) == ["The article as every reader sees it.", "The end of the page, shown."]
+            '<section hidden><p>Not shown.</p></section><p>The end of the page, shown.</p>'
+            '<div class="hidden md:block"><p>Shown on a desktop.</p></div></body></html>')
+    assert texts(html) == ["The article as every reader sees it.", "The end of the page, shown.",
+                           "Shown on a desktop."]
 
 
 def test_a_page_that_hides_nearly_all_its_text_until_loaded_keeps_it():
