@@ -104,7 +104,8 @@ _DISPLAY_NONE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
 
 # A utility class that shows the element from some screen width on (Tailwind's
 # `hidden md:block`): hidden on a phone, shown on a desktop.
-_SHOWN_FROM = re.compile(r"[\w-]+:(?:block|flex|grid|inline|inline-block|inline-flex|inline-grid|table|contents|flow-root)")
+_SHOWN_FROM = re.compile(
+    r"[\w-]+:(?:block|flex|grid|inline|inline-block|inline-flex|inline-grid|table|contents|flow-root)")
 
 
 def is_hidden(el, enc: str) -> bool:
