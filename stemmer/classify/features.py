@@ -93,13 +93,13 @@ def _attr_words(el) -> tuple[str, ...]:
     return tuple(words)
 
 
-# A comment section, by the class or id of its container (as trafilatura's comment XPath):
-# readers' comments are not the page's main text.
-_SECTION_TAGS = frozenset({"div", "section", "ol", "ul", "dl", "aside"})
+# A comment section or one comment, by the class or id of its element (as trafilatura's
+# comment XPath): readers' comments are not the page's main text.
 _COMMENT_SECTION = re.compile(
     r"(?:(?:article|post|entry|story|blog|user|reader)[-_])?comments?"
     r"(?:[-_]?(?:list|area|section|wrapper|wrap|container|thread|block|box))?"
-    r"|disqus_thread|dsq-comments|respond")
+    r"|disqus_thread|dsq-comments|respond"
+    r"|comment[-_]\d+|commentlist(?:ing)?|comments?[-_]?(?:body|content|text|entry|item)")
 
 
 def _is_comment_section(el) -> bool:
@@ -188,7 +188,7 @@ def _page_table(root, skip_hidden: bool) -> tuple[PageTable, int]:
             table.parent.append(stack[-1] if stack else -1)
             stack.append(len(table.elements))
             table.elements.append((tag, _attr_words(el)))
-            if tag in _SECTION_TAGS and _is_comment_section(el):
+            if _is_comment_section(el):
                 table.comments.add(stack[-1])
             if (text := el.text) and (buf or not text.isspace()):
                 buf.append(text)

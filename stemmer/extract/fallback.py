@@ -33,6 +33,12 @@ NOISE_DEFAULT = "generic"
 # share of its letters.  With the shipped model on cleaneval, l3s_gn1, dragnet and
 # cleanportaleval, this gives cleaneval's two one-block pages their text and changes no other page.
 DOMINANT_SHARE = 0.5
+# A page whose chosen blocks are all readers' comments takes instead its blocks outside
+# them of at least this share of the best one's probability, if they hold
+# `ARTICLE_LETTERS` letters or more (else it is a forum thread, and keeps its comments).
+# Chosen on the single-page dev sets with the generic model (docs/classifier.md).
+ARTICLE_SHARE = 0.5
+ARTICLE_LETTERS = 100
 
 
 def main_blocks(table, probs, threshold: float):
@@ -52,6 +58,11 @@ def main_blocks(table, probs, threshold: float):
         comment = np.array([table.in_comments(i) for i in range(len(chosen))], dtype=bool)
         if (chosen & comment).any() and (chosen & ~comment).any():
             chosen &= ~comment
+        elif chosen.any() and not (chosen & ~comment).any() and not comment.all():
+            outside = np.where(comment, -1.0, np.asarray(probs, dtype=float))
+            article = outside >= ARTICLE_SHARE * outside.max()
+            if sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS:
+                chosen = article
     return chosen
 
 

@@ -98,6 +98,27 @@ def test_readers_comments_are_left_out_unless_the_page_is_nothing_but_comments()
     assert other.text == "The council agreed to repair the bridge before winter."
 
 
+def test_a_page_whose_chosen_blocks_are_all_comments_takes_its_article_instead():
+    class FondOfComments:  # sure of the comments, unsure of the article
+        threshold = 0.5
+
+        def predict_proba(self, table):
+            return np.array([0.9 if table.in_comments(i) else 0.3 if b.weight > 20 else 0.1
+                             for i, b in enumerate(table.blocks)])
+
+    story = ("<p>The council agreed on Monday to repair the old stone bridge before winter.</p>"
+             "<p>Work starts in October and should take six weeks.</p>")
+    comments = ('<article class="comment-41"><p>Great story, thanks!</p></article>'
+                '<article class="comment-42"><p>The bridge was fine last year.</p></article>')
+    article_page = f"<html><body><div class=post>{story}</div><nav>Home</nav>{comments}</body></html>"
+    thread = f"<html><body><h1>Bridge?</h1>{comments}</body></html>"  # too short to be an article
+    [art, forum] = extract([Page(i, None, "x.org", html) for i, html in
+                            (("a", article_page), ("t", thread))], None, fallback=Fallback(FondOfComments()))
+    assert art.text == ("The council agreed on Monday to repair the old stone bridge before winter.\n"
+                        "Work starts in October and should take six weeks.")
+    assert forum.text == "Great story, thanks!\nThe bridge was fine last year."
+
+
 def test_a_page_that_breaks_the_classifier_is_one_unmatched_page(fitted, caplog):
     class Broken:
         threshold = 0.5
