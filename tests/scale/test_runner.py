@@ -104,21 +104,27 @@ def _loky_workers() -> list[int]:
 
 @pytest.mark.skipif(not os.path.isdir("/proc"), reason="finds the worker processes in /proc")
 def test_a_killed_worker_neither_loses_nor_duplicates_a_site(tmp_path, crawl, reference, caplog):
-    killed = []
+    # A task per page: when the first site is written, most tasks are usually still to run.
+    # Not always (a slow first site can let the workers finish the rest), so up to three tries.
+    for attempt in range(3):
+        killed = []
 
-    def kill_a_worker(event):
-        if event.stage == "analyze" and not killed:
-            workers = _loky_workers()
-            if workers:
-                os.kill(workers[0], signal.SIGKILL)
-                killed.append(workers[0])
+        def kill_a_worker(event):
+            if event.stage == "analyze" and not killed:
+                workers = _loky_workers()
+                if workers:
+                    os.kill(workers[0], signal.SIGKILL)
+                    killed.append(workers[0])
 
-    # a task per page: when the first site is written, most tasks are still to run
-    report = analyze_crawl(crawl, tmp_path / "out", date=DATE, jobs=2, chunk_pages=1, progress=kill_a_worker)
+        caplog.clear()
+        out = tmp_path / f"out{attempt}"
+        report = analyze_crawl(crawl, out, date=DATE, jobs=2, chunk_pages=1, progress=kill_a_worker)
+        assert files(out) == files(reference)
+        assert sorted(s.site for s in report.sites) == sorted(set(s.site for s in report.sites))
+        assert len(report.sites) == 5 and not report.failures
+        if killed and "a worker failed" in caplog.text:
+            break
     assert killed and "a worker failed" in caplog.text
-    assert files(tmp_path / "out") == files(reference)
-    assert sorted(s.site for s in report.sites) == sorted(set(s.site for s in report.sites))
-    assert len(report.sites) == 5 and not report.failures
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
