@@ -95,17 +95,17 @@ def _attr_words(el) -> tuple[str, ...]:
 
 # A comment section or one comment, by the class or id of its element (as trafilatura's
 # comment XPath): readers' comments are not the page's main text.
-_COMMENT_SECTION = re.compile(
+_COMMENT = re.compile(
     r"(?:(?:article|post|entry|story|blog|user|reader)[-_])?comments?"
     r"(?:[-_]?(?:list|area|section|wrapper|wrap|container|thread|block|box))?"
     r"|disqus_thread|dsq-comments|respond"
     r"|comment[-_]\d+|commentlist(?:ing)?|comments?[-_]?(?:body|content|text|entry|item)")
 
 
-def _is_comment_section(el) -> bool:
+def _is_comment(el) -> bool:
     for name in ("id", "class"):
         value = el.get(name)
-        if value and any(_COMMENT_SECTION.fullmatch(t) for t in value.lower().split()):
+        if value and any(_COMMENT.fullmatch(t) for t in value.lower().split()):
             return True
     return False
 
@@ -188,7 +188,7 @@ def _page_table(root, skip_hidden: bool) -> tuple[PageTable, int]:
             table.parent.append(stack[-1] if stack else -1)
             stack.append(len(table.elements))
             table.elements.append((tag, _attr_words(el)))
-            if _is_comment_section(el):
+            if _is_comment(el):
                 table.comments.add(stack[-1])
             if (text := el.text) and (buf or not text.isspace()):
                 buf.append(text)

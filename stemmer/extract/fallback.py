@@ -61,7 +61,7 @@ def main_blocks(table, probs, threshold: float):
         elif chosen.any() and not (chosen & ~comment).any() and not comment.all():
             outside = np.where(comment, -1.0, np.asarray(probs, dtype=float))
             article = outside >= ARTICLE_SHARE * outside.max()
-            if sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS:
+            if outside.max() > 0 and sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS:
                 chosen = article
     return chosen
 
