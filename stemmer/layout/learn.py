@@ -77,6 +77,7 @@ _INNER_TAGS = frozenset("p ul ol dl li dt dd table thead tbody tfoot tr td th bl
                         "figure figcaption details summary caption h1 h2 h3 h4 h5 h6".split())
 # Elements that head a part of a text.
 _HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6 summary dt".split())
+_HEADING_LEVEL = {f"h{n}": n for n in range(1, 7)}
 # A title slot varies at least this much (dates in titles keep DiffScore low).
 TITLE_MIN_DIFF = 0.2
 # Slots with at least this share of the top MainScore can hold the main text.
@@ -322,7 +323,7 @@ def _title_key(pages: list[SitePage], groups, candidates, body_key: str,
             if match > best_score:
                 best, best_score = key, match
         if best is None:
-            best = _titlability_vote(g, candidates, body_key)
+            best = _titlability_vote(g, candidates, body_key) or _headline_vote(g, candidates)
         votes[best] += 1
     if not votes:
         return None
@@ -346,6 +347,20 @@ def _titlability_vote(g, candidates, body_key: str) -> str | None:
         score = sum(n * n for n in runs if n >= MIN_TITLE_RUN) / len(text) * diff
         if score > best_score:
             best, best_score = key, score
+    return best
+
+
+def _headline_vote(g, candidates) -> str | None:
+    """The last resort: the page's highest varying heading above the body (its h1, else h2, ...).
+
+    Where the `<title>` is written for search engines and the body never
+    repeats the headline, the markup still says which text heads the page.
+    """
+    best, best_level = None, 7
+    for key, diff, *_ in candidates:
+        level = _HEADING_LEVEL.get(_tag(key.rsplit("/", 1)[-1]))
+        if level and key in g and diff >= TITLE_MIN_DIFF and level <= best_level:
+            best, best_level = key, level  # of equal headings, the one nearest the body
     return best
 
 

@@ -211,3 +211,21 @@ def test_a_menu_entry_that_repeats_the_links_to_a_page_is_not_its_title():
     [layout] = learn_site("manual.example", pages).layouts
     assert role_of(layout, "div.document/h1") == "title"
     assert role_of(layout, "ul/li.current") != "title"
+
+
+def _magazine_page(n: int) -> SitePage:
+    """A page whose `<title>` is written for search engines, with a kicker (h2) under its headline (h1)."""
+    rng = random.Random(300 + n)
+    words = _word_maker(rng)
+    html = (f'<html><head><title>{words(3)} | Magazine</title></head><body>'
+            f'<nav class="menu"><a href="/">Home</a> <a href="/about">About us</a></nav>'
+            f'<header class="story"><h1>{words(4)}</h1><h2>{words(5)}</h2></header>'
+            f'<article class="body">' + "".join(f"<p>{words(30)}</p>" for _ in range(3))
+            + '</article><footer>Copyright the magazine people</footer></body></html>')
+    return SitePage(f"story-{n}", segment(parse_html(html)))
+
+
+def test_with_no_title_link_or_head_title_match_the_headline_is_the_h1_above_the_body():
+    [layout] = learn_site("magazine.example", [_magazine_page(n) for n in range(6)]).layouts
+    assert role_of(layout, "header.story/h1") == "title"
+    assert role_of(layout, "header.story/h2") != "title"
