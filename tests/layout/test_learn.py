@@ -214,7 +214,7 @@ def test_a_menu_entry_that_repeats_the_links_to_a_page_is_not_its_title():
 
 
 def _magazine_page(n: int) -> SitePage:
-    """A page whose `<title>` is written for search engines, with a kicker (h2) under its headline (h1)."""
+    """A page whose `<title>` is written for search engines, with a standfirst (h2) under its headline (h1)."""
     rng = random.Random(300 + n)
     words = _word_maker(rng)
     html = (f'<html><head><title>{words(3)} | Magazine</title></head><body>'
