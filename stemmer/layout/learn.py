@@ -264,7 +264,7 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
 
 
 def _is_heading(key: str) -> bool:
-    return _tag(key.rsplit("/", 1)[-1]) in _HEADING_TAGS
+    return _slot_tag(key) in _HEADING_TAGS
 
 
 def _heads(page_keys: list[list[str]], key: str, main_keys: set[str], title_key: str | None) -> bool:
@@ -358,7 +358,7 @@ def _headline_vote(g, candidates) -> str | None:
     """
     best, best_level = None, 7
     for key, diff, *_ in candidates:
-        level = _HEADING_LEVEL.get(_tag(key.rsplit("/", 1)[-1]))
+        level = _HEADING_LEVEL.get(_slot_tag(key))
         if level and key in g and diff >= TITLE_MIN_DIFF and level <= best_level:
             best, best_level = key, level  # of equal headings, the one nearest the body
     return best
@@ -396,6 +396,11 @@ def _in_box(groups, key: str) -> bool:
             total += 1
             inside += any(boxed(e) for e in b.path[-BOX_DEPTH:])
     return inside * 2 > total
+
+
+def _slot_tag(key: str) -> str:
+    """The tag of the element that holds a slot's blocks (the last one of its key)."""
+    return _tag(key.rsplit("/", 1)[-1])
 
 
 def _tag(encoding: str) -> str:
