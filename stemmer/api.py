@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag, urljoin
 
 from stemmer.blocks import parse_html, segment
 from stemmer.classify.features import page_table
@@ -11,7 +11,7 @@ from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unma
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
 from stemmer.extract.site_model import chosen, keep_sample, train_site_model
 from stemmer.layout.history import check_date, stamp, today
-from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
+from stemmer.layout.learn import AnalyzeParams, SitePage, away_texts, last_name, learn_site, own_titles
 from stemmer.layout.model import PatternSet, SitePatterns
 from stemmer.pages import Page
 
@@ -44,7 +44,7 @@ def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
     for page in pages:
         root = parse_html(page.html)
         blocks = segment(root, with_links=True)
-        sp = SitePage(page.id, blocks, list(page.anchors))
+        sp = SitePage(page.id, blocks, list(page.anchors), own_titles(root), away_texts(page.url, blocks.links))
         by_site.setdefault(page.site, []).append(sp)
         if site_model and blocks.blocks:
             keep_sample(samples.setdefault(page.site, []), page.id, root)
@@ -78,26 +78,15 @@ def _normal_url(url: str) -> str:
     return url
 
 
-def _last_name(url: str) -> str:
-    """The last path segment of a URL or href, without query, fragment and index file."""
-    path = url.split("#", 1)[0].split("?", 1)[0]
-    if "//" in path:
-        path = urlsplit(path).path
-    for index in ("index.html", "index.htm"):
-        if path.endswith("/" + index):
-            path = path[: -len(index)]
-    return path.rstrip("/").rsplit("/", 1)[-1]
-
-
 def _add_link_texts(urls: dict[str, dict[str, SitePage]], outlinks) -> None:
     """Give each page the texts of the crawl's links that point to it (for titles)."""
-    names = {site: {_last_name(u) for u in targets} for site, targets in urls.items()}
+    names = {site: {last_name(u) for u in targets} for site, targets in urls.items()}
     for site, base, links in outlinks:
         targets = urls.get(site, {})
         source = _normal_url(base)
         for href, text in links:
             if (not text or href.startswith(("#", "javascript:", "mailto:"))
-                    or _last_name(href) not in names[site]):  # cheap test before urljoin
+                    or last_name(href) not in names[site]):  # cheap test before urljoin
                 continue
             target = _normal_url(urljoin(base, href))
             if target != source and target in targets:

@@ -6,11 +6,14 @@ varying slots, MainScore finds the main text, link texts pointing to a page
 """
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
+from urllib.parse import urljoin, urlsplit
 
 from rapidfuzz.distance import Indel, LCSseq
 
@@ -53,11 +56,72 @@ class AnalyzeParams:
 
 @dataclass(slots=True)
 class SitePage:
-    """A page being analyzed: its blocks and the texts that may name its title."""
+    """A page being analyzed: its blocks and the texts that may name its title.
+
+    Attributes:
+        anchors: texts of the crawl's links to the page.
+        titles: the titles the page gives itself (`own_titles`).
+        away: the letters (`sig`) of its link texts that point to other pages:
+            a teaser's headline on an index page, never its title.
+    """
 
     id: str
     blocks: PageBlocks
     anchors: list[str] = field(default_factory=list)
+    titles: tuple[str, ...] = ()
+    away: frozenset[str] = frozenset()
+    refs: tuple[str, ...] = ()  # set by learn_site: the letters of every text above that names the page
+
+
+def own_titles(root) -> tuple[str, ...]:
+    """The titles a parsed page states for itself: ``og:title``, ``twitter:title``, JSON-LD ``headline``."""
+    if root is None:
+        return ()
+    found = []
+    for meta in root.iter("meta"):
+        if (meta.get("property") or meta.get("name") or "").lower() in ("og:title", "twitter:title"):
+            found.append(" ".join((meta.get("content") or "").split()))
+    for script in root.iter("script"):
+        if (script.get("type") or "").lower() == "application/ld+json" and len(script.text or "") < MAX_JSON_LD:
+            try:
+                found.extend(_headlines(json.loads(script.text)))
+            except (ValueError, RecursionError):
+                pass
+    return tuple(dict.fromkeys(t for t in found if t))
+
+
+def _headlines(doc) -> list[str]:
+    if isinstance(doc, list):
+        return [h for d in doc for h in _headlines(d)]
+    if not isinstance(doc, dict):
+        return []
+    own = doc.get("headline")
+    return ([" ".join(own.split())] if isinstance(own, str) else []) + _headlines(doc.get("@graph"))
+
+
+def away_texts(url: str | None, links) -> frozenset[str]:
+    """The letters of a page's link texts that point to other pages.
+
+    Not to a fragment, and not to the page itself: a link whose path ends in the
+    page's own last name counts as its own (a headline's permalink, even one
+    whose relative href a mirror broke).
+    """
+    if not url:
+        return frozenset()
+    own = last_name(url)
+    return frozenset(sig(text) for href, text in links
+                     if text and not href.startswith(("#", "javascript:")) and last_name(urljoin(url, href)) != own)
+
+
+def last_name(url: str) -> str:
+    """The last path segment of a URL or href, without query, fragment and index file."""
+    path = url.split("#", 1)[0].split("?", 1)[0]
+    if "//" in path:
+        path = urlsplit(path).path
+    for index in ("index.html", "index.htm"):
+        if path.endswith("/" + index):
+            path = path[: -len(index)]
+    return path.rstrip("/").rsplit("/", 1)[-1]
 
 
 # A slot is kept in a layout when at least this share of its pages have it.
@@ -88,6 +152,18 @@ MAX_MAIN_LINKED = 0.5
 # Letters in a row that a title shares with the body before they count (shorter
 # runs are what any two texts of one language share).
 MIN_TITLE_RUN = 4
+# JSON-LD scripts longer than this are not read for a headline.
+MAX_JSON_LD = 100_000
+# Parts of `<title>` (split at these) on this share of a site's pages, and on
+# MIN_NAME_PAGES of them, name the site, not the page.
+_TITLE_PARTS = re.compile(r"\s+[|\-–—:·»/]+\s+|\s*[|·»]\s*")
+SITE_NAME_SHARE = 0.2
+MIN_NAME_PAGES = 3
+# A title candidate's agreement with its page's titles gains this much by its heading level:
+# of two slots that agree alike (a menu's entry and the headline), the headline.
+HEADING_BONUS = {"h1": 0.1, "h2": 0.06, "h3": 0.03}
+# ... and a slot in a box of noise (a menu, a sidebar) keeps this share of its agreement.
+BOXED_TITLE = 0.8
 # A slot is in a box of noise when one of its last elements names itself so;
 # higher up, page-wide wrappers (an ASP.NET <form>) would catch everything.
 BOX_DEPTH = 4
@@ -133,6 +209,9 @@ def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = Analyze
     if keymaker is None:
         keymaker = KeyMaker.learn((p.blocks for p in pages), params.key_depth)
     page_keys, seqs = site_sequences([p.blocks for p in pages], keymaker)
+    names = site_name_parts(p.blocks.title for p in pages)
+    for p in pages:
+        p.refs = _references(p, names)
     if len(seqs) <= EXACT_MAX_PAGES:
         clusters, sample = cluster_pages(similarity_matrix(seqs), params.cluster_threshold), None
     else:  # a big site: no n × n matrix, and its big clusters aligned on samples
@@ -216,10 +295,7 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
         link_list = bool(big)
     title_key = None
     if big:
-        # A menu's or breadcrumb's entry for the page repeats the links to it,
-        # but the headline can differ (MkDocs): a slot in a box is no title.
-        candidates = [st for st in stats[:big[0]] if not in_box(st[0])]
-        title_key = _title_key(pages, groups, candidates, stats[big[0]][0], params)
+        title_key = _title_key(pages, groups, stats[:big[0]], stats[big[0]][0], params, in_box)
     title_pos = next((i for i, st in enumerate(stats) if st[0] == title_key), -1)
     anchor = next((i for i in big if i > title_pos), None)
     container = _container(groups, stats[anchor][0], keymaker) if anchor is not None else ()
@@ -300,30 +376,67 @@ def _diffscore(texts: list[str]) -> float:
     return num / den if den else 0.0
 
 
+def site_name_parts(titles) -> frozenset[str]:
+    """The parts of a site's `<title>`s (split at separators) that name the site: they recur on many pages."""
+    counts: Counter[str] = Counter()
+    n = 0
+    for title in titles:
+        n += 1
+        counts.update({sig(part) for part in _TITLE_PARTS.split(title)} - {""})
+    least = max(MIN_NAME_PAGES, SITE_NAME_SHARE * n)
+    return frozenset(part for part, c in counts.items() if c >= least)
+
+
+def page_title(title: str, names: frozenset[str]) -> str:
+    """`<title>` without the parts that name the site ("Storm hits coast | Daily News" -> "Storm hits coast")."""
+    parts = [part for part in _TITLE_PARTS.split(title) if sig(part) and sig(part) not in names]
+    return " ".join(parts) if parts else ""
+
+
+def _references(page: SitePage, names: frozenset[str]) -> tuple[str, ...]:
+    """The letters of the texts that name a page: link texts to it, its `<title>` less the site's name, its own titles."""
+    texts = [*page.anchors, page_title(page.blocks.title, names), *page.titles]
+    return tuple(dict.fromkeys(s for s in map(sig, texts) if s))
+
+
+def agreement(text: str, refs, head: str = "") -> float:
+    """How well a slot's letters `text` agree with a page's references (1: one of them exactly).
+
+    `head`, the letters of the whole `<title>`, may hold the text and as much again.
+    """
+    match = max((Indel.normalized_similarity(a, text) for a in refs), default=0.0)
+    if head:
+        match = max(match, LCSseq.similarity(text, head) / max(len(text), len(head) / 2))
+    return match
+
+
 def _title_key(pages: list[SitePage], groups, candidates, body_key: str,
-               params: AnalyzeParams) -> str | None:
-    """The slot most pages vote for as their title; None when most find none."""
+               params: AnalyzeParams, in_box) -> str | None:
+    """The slot most pages vote for as their title; None when most find none.
+
+    A page votes for the slot whose text agrees best with the texts that name
+    it (`agreement`), more for a heading and a varying slot, less for one in a
+    box of noise; never for a link to another page.
+    """
     votes: Counter[str | None] = Counter()
     for p, g in zip(pages, groups):
         best, best_score = None, params.title_threshold
-        links = [sig(a) for a in p.anchors]
         head = sig(p.blocks.title)
         for key, diff, *_ in candidates:
             if key not in g or diff < TITLE_MIN_DIFF:
                 continue
             text = sig(g[key][0].text)
-            if not text:
+            if not text or text in p.away:
                 continue
-            match = max((Indel.normalized_similarity(a, text) for a in links if a), default=0.0)
-            if head:
-                match = max(match, LCSseq.similarity(text, head) / max(len(text), len(head) / 2))
             # Varying slots are likelier titles; dates in titles keep DiffScore
             # low, so it only halves the score at worst.
-            match *= 0.5 + 0.5 * diff
+            match = agreement(text, p.refs, head) * (0.5 + 0.5 * diff)
+            match = match * (BOXED_TITLE if in_box(key) else 1.0) + HEADING_BONUS.get(_slot_tag(key), 0.0)
             if match > best_score:
                 best, best_score = key, match
         if best is None:
-            best = _titlability_vote(g, candidates, body_key) or _headline_vote(g, candidates)
+            mine = [st for st in candidates if st[0] in g and sig(g[st[0]][0].text) not in p.away]
+            best = _titlability_vote(g, mine, body_key) or _headline_vote(g, mine)
         votes[best] += 1
     if not votes:
         return None
