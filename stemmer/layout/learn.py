@@ -295,7 +295,10 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
         link_list = bool(big)
     title_key = None
     if big:
-        title_key = _title_key(pages, groups, stats[:big[0]], stats[big[0]][0], params, in_box)
+        # On short pages the headline can weigh as much as the body: the first
+        # big slot may be the title when another one follows it.
+        candidates = stats[:big[0] + (len(big) > 1)]
+        title_key = _title_key(pages, groups, candidates, stats[big[0]][0], params, in_box)
     title_pos = next((i for i, st in enumerate(stats) if st[0] == title_key), -1)
     anchor = next((i for i in big if i > title_pos), None)
     container = _container(groups, stats[anchor][0], keymaker) if anchor is not None else ()
@@ -435,7 +438,8 @@ def _title_key(pages: list[SitePage], groups, candidates, body_key: str,
             if match > best_score:
                 best, best_score = key, match
         if best is None:
-            mine = [st for st in candidates if st[0] in g and sig(g[st[0]][0].text) not in p.away]
+            mine = [st for st in candidates
+                    if st[0] in g and st[0] != body_key and sig(g[st[0]][0].text) not in p.away]
             best = _titlability_vote(g, mine, body_key) or _headline_vote(g, mine)
         votes[best] += 1
     if not votes:
