@@ -124,6 +124,10 @@ def last_name(url: str) -> str:
     return path.rstrip("/").rsplit("/", 1)[-1]
 
 
+# A container that holds the bulk of the varying text of this share of a cluster's
+# pages, and of this many, makes a page type of its own (`_page_types`).
+TYPE_SHARE = 0.25
+MIN_TYPE_PAGES = 3
 # A slot is kept in a layout when at least this share of its pages have it.
 MIN_SECTION_SHARE = 0.2
 # DiffScore compares at most this many pages' texts, each cut to this many letters.
@@ -217,7 +221,7 @@ def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = Analyze
     else:  # a big site: no n × n matrix, and its big clusters aligned on samples
         clusters, sample = cluster_large(seqs, params.cluster_threshold), FIXATE_SAMPLE
     layouts = []
-    for members in clusters:
+    for members in (part for cluster in clusters for part in _page_types(pages, page_keys, cluster, keymaker)):
         if len(members) < params.min_pages:
             continue
         layout = _fixate_sampled(pages, page_keys, members, keymaker, params, sample)
@@ -228,6 +232,60 @@ def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = Analyze
                for i, lay in enumerate(layouts)]
     return SitePatterns(site, tuple(layouts), keymaker.token_share, params.as_dict(),
                         noise=learn_noise(site, (p.blocks for p in pages)))
+
+
+def _page_types(pages: list[SitePage], page_keys: list[list[str]], members: list[int],
+                keymaker: KeyMaker) -> list[list[int]]:
+    """A cluster split by where its pages hold the bulk of their varying text.
+
+    An index and an article can share a template but for their middle, so that
+    they cluster together; the teasers of the one and the body of the other
+    then lie in different elements.  Each page's *bulk* is the container of its
+    heaviest varying text outside links (a text that most pages have alike is
+    not varying); every container that holds the bulk of `TYPE_SHARE` of the
+    pages, and of `MIN_TYPE_PAGES`, and holds no other's nor lies in one, is a
+    page type; the other pages join the biggest.
+    """
+    if len(members) < 2 * MIN_TYPE_PAGES:
+        return [members]
+    texts: dict[str, Counter[str]] = defaultdict(Counter)
+    for i in members:
+        page: dict[str, list[str]] = defaultdict(list)
+        for key, b in zip(page_keys[i], pages[i].blocks.blocks):
+            page[key].append(b.text)
+        for key, parts in page.items():
+            texts[key]["\n".join(parts)] += 1
+    static = {key for key, c in texts.items() if c.most_common(1)[0][1] * 2 > sum(c.values())}
+    bulk: dict[int, tuple[str, ...]] = {}
+    for i in members:
+        weight: Counter[str] = Counter()
+        where: dict[str, tuple[str, ...]] = {}
+        for key, b in zip(page_keys[i], pages[i].blocks.blocks):
+            if key not in static:
+                weight[key] += b.weight - b.anchor_weight
+                where.setdefault(key, b.path)
+        if weight:
+            key, w = weight.most_common(1)[0]
+            if w > 0:
+                bulk[i] = _text_container(keymaker.full_path(where[key]))
+    counts = Counter(bulk.values())
+    least = max(MIN_TYPE_PAGES, TYPE_SHARE * len(members))
+    types = [c for c, k in counts.most_common() if k >= least]
+    types = [c for c in types if not any(o != c and (o[:len(c)] == c or c[:len(o)] == o) for o in types)]
+    if len(types) < 2:
+        return [members]
+    parts: dict[tuple[str, ...], list[int]] = {c: [] for c in types}
+    for i in members:
+        parts[bulk[i] if bulk.get(i) in parts else types[0]].append(i)
+    return list(parts.values())
+
+
+def _text_container(path: tuple[str, ...]) -> tuple[str, ...]:
+    """The elements above a block's own, up to the first that does not structure text (`_INNER_TAGS`)."""
+    path = path[:-1]
+    while path and _tag(path[-1]) in _INNER_TAGS:
+        path = path[:-1]
+    return path
 
 
 def _fixate_sampled(pages: list[SitePage], page_keys: list[list[str]], members: list[int],
