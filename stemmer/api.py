@@ -134,7 +134,8 @@ def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: fl
         result = None
         if match.layout is not None:
             unknown = fb.unknown_rule(root, match.layout, matcher.keymaker, **learned) if fb is not None else None
-            result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown)
+            result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown,
+                                  titles=own_titles(root))
             if foreign(result, match, blocks):
                 result = None  # a page of another layout that resembles this one
         if result is None and fb is not None:
