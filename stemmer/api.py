@@ -1,6 +1,7 @@
 """The verbs of stemmer as Python functions: analyze, extract, html2txt."""
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from urllib.parse import urldefrag, urljoin
@@ -16,6 +17,9 @@ from stemmer.layout.model import PatternSet, SitePatterns
 from stemmer.pages import Page
 
 Progress = Callable[[int], None]
+log = logging.getLogger("stemmer")
+# A page with this many letters or more that extract leaves without main text gets a warning.
+EMPTY_WARNING_LETTERS = 200
 
 
 def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
@@ -125,8 +129,9 @@ def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: fl
                                    {"noise": site.noise, "model": site.model} if site else {})
         matcher, learned = matchers[page.site]
         if matcher is None:
-            result = safe_extract(fb, page.id, page.url, page.site, parse_html(page.html), **learned) if fb else None
-            yield result or unmatched(page.id, page.url, page.site)
+            root = parse_html(page.html) if fb else None
+            result = safe_extract(fb, page.id, page.url, page.site, root, **learned) if fb else None
+            yield _checked(result or unmatched(page.id, page.url, page.site), lambda: segment(root).weight)
             continue
         root = parse_html(page.html)
         blocks = segment(root)
@@ -137,10 +142,20 @@ def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: fl
             result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown,
                                   titles=own_titles(root))
             if foreign(result, match, blocks):
-                result = None  # a page of another layout that resembles this one
+                result = None  # a page of another layout that resembles this one, or a layout short of text
         if result is None and fb is not None:
             result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity, **learned)
-        yield result or unmatched(page.id, page.url, page.site, match.similarity)
+            if result is not None and match.layout is not None:
+                result = replace(result, pattern=match.layout.id)  # the layout the classifier stood in for
+        yield _checked(result or unmatched(page.id, page.url, page.site, match.similarity), lambda: blocks.weight)
+
+
+def _checked(result: Extraction, page_letters: Callable[[], int]) -> Extraction:
+    """The result, after a warning where a page with text came out without main text (method ``none`` says so itself)."""
+    if not result.text and result.method != "none" and (n := page_letters()) >= EMPTY_WARNING_LETTERS:
+        how = f"layout {result.pattern}, {result.method}" if result.pattern else result.method
+        log.warning("%s: no main text found in %d letters of text (%s)", result.id, n, how)
+    return result
 
 
 def html2txt(html: str) -> str:

@@ -54,12 +54,13 @@ class Extraction:
     Attributes:
         id, url, site: the page.
         matched: whether a layout matched.
-        pattern: the matched layout's id.
+        pattern: the matched layout's id (or the one the classifier stood in for, see method).
         similarity: the page's similarity to its best layout.
         title: the title, or None.
         blocks: title, main and sub blocks in page order.
-        method: ``pattern``, ``classifier`` (no layout matched; the block
-            classifier chose the blocks) or ``none`` (neither).
+        method: ``pattern``, ``classifier`` (the block classifier chose the
+            blocks: no layout matched, or, where `pattern` names one, the best
+            layout gave no main text or far too little, `foreign`) or ``none`` (neither).
     """
 
     id: str
@@ -147,14 +148,14 @@ def page_title(slot_text: str | None, page: PageBlocks, titles: tuple[str, ...] 
 def foreign(extraction: Extraction, match: Match, page: PageBlocks) -> bool:
     """Whether a page resembles its layout without being one of its pages.
 
-    So it is when the layout has main text but finds none of it in the page, or
-    finds under `THIN_MAIN` of what its pages have while more text than that
-    lies in blocks the layout does not know (a video page beside the site's
-    articles: the same frame, another body).
+    So it is when the layout finds no main text in the page (it has none, or
+    the page lacks its main slots), or finds under `THIN_MAIN` of what its
+    pages have while more text than that lies in blocks the layout does not
+    know (a video page beside the site's articles: the same frame, another body).
     """
     mains = [s for s in match.layout.sections if s.role == "main"]
     if not mains:
-        return False
+        return page.weight > 0
     # A slot's MainScore is its DiffScore times its letters outside links per page.
     enough = THIN_MAIN * sum(s.main / max(s.diff, 0.01) for s in mains)
     found = 0
