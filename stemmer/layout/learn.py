@@ -23,7 +23,7 @@ from stemmer.cluster.keys import boxed, common_container
 from stemmer.cluster.large import EXACT_MAX_PAGES, cluster_large
 from stemmer.cluster.similarity import repeats
 from stemmer.layout.model import Layout, Section, SitePatterns
-from stemmer.layout.noise import learn_noise
+from stemmer.layout.noise import MIN_PAGES as NOISE_MIN_PAGES, MIN_SHARE as NOISE_MIN_SHARE, learn_noise
 
 
 @dataclass(frozen=True)
@@ -146,6 +146,8 @@ _INNER_TAGS = frozenset("p ul ol dl li dt dd table thead tbody tfoot tr td th bl
 # Elements that head a part of a text.
 _HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6 summary dt".split())
 _HEADING_LEVEL = {f"h{n}": n for n in range(1, 7)}
+# A slot of DiffScore below this has the same text on every page.
+SAME_TEXT = 0.05
 # A title slot varies at least this much (dates in titles keep DiffScore low).
 TITLE_MIN_DIFF = 0.2
 # Slots with at least this share of the top MainScore can hold the main text.
@@ -214,6 +216,7 @@ def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = Analyze
         keymaker = KeyMaker.learn((p.blocks for p in pages), params.key_depth)
     page_keys, seqs = site_sequences([p.blocks for p in pages], keymaker)
     names = site_name_parts(p.blocks.title for p in pages)
+    common = _common_texts(pages)
     for p in pages:
         p.refs = _references(p, names)
     if len(seqs) <= EXACT_MAX_PAGES:
@@ -224,7 +227,7 @@ def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = Analyze
     for members in (part for cluster in clusters for part in _page_types(pages, page_keys, cluster, keymaker)):
         if len(members) < params.min_pages:
             continue
-        layout = _fixate_sampled(pages, page_keys, members, keymaker, params, sample)
+        layout = _fixate_sampled(pages, page_keys, members, keymaker, params, sample, common)
         if layout.score >= params.score_threshold:
             layouts.append(layout)
     layouts.sort(key=lambda lay: (-lay.score, lay.members))
@@ -289,20 +292,33 @@ def _text_container(path: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _fixate_sampled(pages: list[SitePage], page_keys: list[list[str]], members: list[int],
-                    keymaker: KeyMaker, params: AnalyzeParams, sample: int | None) -> Layout:
+                    keymaker: KeyMaker, params: AnalyzeParams, sample: int | None,
+                    common: frozenset[int] = frozenset()) -> Layout:
     """`_fixate` a cluster, or an evenly spread `sample` of its pages when it has more."""
     if sample is None or len(members) <= sample:
-        return _fixate([pages[i] for i in members], [page_keys[i] for i in members], keymaker, params)
+        return _fixate([pages[i] for i in members], [page_keys[i] for i in members], keymaker, params, common)
     chosen = [members[k * len(members) // sample] for k in range(sample)]
-    layout = _fixate([pages[i] for i in chosen], [page_keys[i] for i in chosen], keymaker, params)
+    layout = _fixate([pages[i] for i in chosen], [page_keys[i] for i in chosen], keymaker, params, common)
     main = sum(s.main for s in layout.sections if s.role == "main")
     return replace(layout, pages=len(members), score=round(math.log(len(members)) * main, 2),
                    members=tuple(sorted(pages[i].id for i in members)[:5]))
 
 
+def _common_texts(pages: list[SitePage]) -> frozenset[int]:
+    """The hashes of the block texts on `MIN_SHARE` of a site's pages and `MIN_PAGES` of them: its template's."""
+    counts: Counter[int] = Counter()
+    for p in pages:
+        counts.update({hash(b.text) for b in p.blocks.blocks})
+    least = max(NOISE_MIN_PAGES, NOISE_MIN_SHARE * len(pages))
+    return frozenset(h for h, c in counts.items() if c >= least)
+
+
 def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMaker,
-            params: AnalyzeParams) -> Layout:
-    """Align one cluster's pages into a layout with scored, labelled sections."""
+            params: AnalyzeParams, common: frozenset[int] = frozenset()) -> Layout:
+    """Align one cluster's pages into a layout with scored, labelled sections.
+
+    `common`: the hashes of the texts the site's template repeats (`_common_texts`).
+    """
     n = len(pages)
     groups: list[dict[str, list[Block]]] = []
     position: dict[str, list[float]] = defaultdict(list)
@@ -378,12 +394,16 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
         roles.append(role)
     # A heading inside the container amid main text is the body's own even when
     # its text repeats from page to page ("Introduction", "Links", a date);
-    # "Related stories" over a list of links at the end of the body is not.
+    # "Related stories" over a list of links at the end of the body is not.  So
+    # is any text there that the rest of the site does not repeat: in a layout
+    # of a few pages (a page and its translation) the code they share is the same by chance.
     main_keys = {st[0] for st, role in zip(stats, roles) if role == "main"}
+    own = {st[0] for st, role in zip(stats, roles) if role == "static" and st[1] < SAME_TEXT
+           and not _is_heading(st[0]) and not _recurs(groups, st[0], common)}
     for i, (key, diff, main, rep, share, linked) in enumerate(stats):
-        if (roles[i] == "static" and container and i > title_pos and _is_heading(key)
+        if (roles[i] == "static" and container and i > title_pos and (_is_heading(key) or key in own)
                 and linked <= MAX_MAIN_LINKED and _inside(groups, key, container, keymaker)
-                and _heads(page_keys, key, main_keys, title_key)):
+                and _heads(page_keys, key, main_keys, title_key, own)):
             roles[i] = "main"
     sections = []
     for (key, diff, main, rep, share, linked), role in zip(stats, roles):
@@ -404,8 +424,9 @@ def _is_heading(key: str) -> bool:
     return _slot_tag(key) in _HEADING_TAGS
 
 
-def _heads(page_keys: list[list[str]], key: str, main_keys: set[str], title_key: str | None) -> bool:
-    """Whether the blocks of slot `key` mostly stand between main text (headings skipped).
+def _heads(page_keys: list[list[str]], key: str, main_keys: set[str], title_key: str | None,
+           skip: set[str] = frozenset()) -> bool:
+    """Whether the blocks of slot `key` mostly stand between main text (headings and `skip` skipped).
 
     A heading between the title or paragraphs of the body and more of them is
     the body's; one after the template ("Latest news" over an index) or over
@@ -416,10 +437,20 @@ def _heads(page_keys: list[list[str]], key: str, main_keys: set[str], title_key:
         for j, k in enumerate(keys):
             if k != key:
                 continue
-            after = next((k2 for k2 in keys[j + 1:] if not _is_heading(k2)), None)
-            before = next((k2 for k2 in reversed(keys[:j]) if not _is_heading(k2)), None)
+            after = next((k2 for k2 in keys[j + 1:] if not _is_heading(k2) and k2 not in skip), None)
+            before = next((k2 for k2 in reversed(keys[:j]) if not _is_heading(k2) and k2 not in skip), None)
             total += 1
             inside += after in main_keys and (before in main_keys or before == title_key)
+    return inside * 2 > total
+
+
+def _recurs(groups, key: str, common: frozenset[int]) -> bool:
+    """Whether most blocks of slot `key` hold a text the site's template repeats."""
+    inside = total = 0
+    for g in groups:
+        for b in g.get(key, ()):
+            total += 1
+            inside += hash(b.text) in common
     return inside * 2 > total
 
 
