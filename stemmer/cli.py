@@ -239,6 +239,9 @@ def _run_analyze(args) -> int:
         for site in sorted(report.sites, key=lambda s: s.site):
             print(f"stemmer: analyze: {site.site}: {site.layouts} layouts covering {site.covered} pages",
                   file=sys.stderr)
+            if site.suspect:
+                print(f"stemmer: analyze: {site.site}: suspect: layouts {', '.join(site.suspect)} give their pages "
+                      "little or no main text (see `stemmer report`)", file=sys.stderr)
         print(f"stemmer: analyze: {report.pages} pages, {len(report.sites)} pattern files in {args.output} "
               f"({seconds:.1f} s)", file=sys.stderr)
     return 1 if report.failures else bad.status()

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from stemmer.blocks import PageBlocks, letters, sig
 from stemmer.cluster import KeyMaker
 from stemmer.extract.match import Match
-from stemmer.layout.learn import agreement
+from stemmer.layout.learn import agreement, main_letters
 
 
 # A page whose layout finds under this share of the main text its pages have
@@ -156,8 +156,7 @@ def foreign(extraction: Extraction, match: Match, page: PageBlocks) -> bool:
     mains = [s for s in match.layout.sections if s.role == "main"]
     if not mains:
         return page.weight > 0
-    # A slot's MainScore is its DiffScore times its letters outside links per page.
-    enough = THIN_MAIN * sum(s.main / max(s.diff, 0.01) for s in mains)
+    enough = THIN_MAIN * main_letters(match.layout)
     found = 0
     for b in extraction.blocks:
         if b.role == "main":

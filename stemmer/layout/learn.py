@@ -124,6 +124,8 @@ def last_name(url: str) -> str:
     return path.rstrip("/").rsplit("/", 1)[-1]
 
 
+# A layout whose pages have fewer letters of main text than this on average is suspect.
+THIN_LAYOUT_LETTERS = 50
 # A container that holds the bulk of the varying text of this share of a cluster's
 # pages, and of this many, makes a page type of its own (`_page_types`).
 TYPE_SHARE = 0.25
@@ -235,6 +237,16 @@ def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = Analyze
                for i, lay in enumerate(layouts)]
     return SitePatterns(site, tuple(layouts), keymaker.token_share, params.as_dict(),
                         noise=learn_noise(site, (p.blocks for p in pages)))
+
+
+def main_letters(layout: Layout) -> float:
+    """The letters of main text a page of the layout has on average (a slot's MainScore / DiffScore)."""
+    return sum(s.main / max(s.diff, 0.01) for s in layout.sections if s.role == "main")
+
+
+def thin_layouts(patterns: SitePatterns) -> tuple[str, ...]:
+    """The ids of the layouts whose pages give little or no main text: suspect, worth a look in the report."""
+    return tuple(lay.id for lay in patterns.layouts if main_letters(lay) < THIN_LAYOUT_LETTERS)
 
 
 def _page_types(pages: list[SitePage], page_keys: list[list[str]], members: list[int],

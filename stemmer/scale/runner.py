@@ -39,7 +39,7 @@ from stemmer.extract.fallback import GENERIC, load_fallback
 from stemmer.extract.site_model import chosen
 from stemmer.layout.history import carry_over_saved, check_date, stamp, today
 from stemmer.layout.lazy import LazyPatterns
-from stemmer.layout.learn import AnalyzeParams, learn_site
+from stemmer.layout.learn import AnalyzeParams, learn_site, thin_layouts
 from stemmer.layout.model import PatternSet, SitePatterns
 from stemmer.layout.store import load_patterns, save_patterns
 from stemmer.pages import Page
@@ -85,6 +85,7 @@ class SiteDone:
     layouts: int
     covered: int
     path: Path
+    suspect: tuple[str, ...] = ()  # layouts whose pages give little main text (`thin_layouts`)
 
 
 @dataclass(slots=True)
@@ -203,7 +204,8 @@ class _AnalyzeRun:
             result = carry_over_saved(PatternSet({name: result}), self.output).sites[name]
             path = save_patterns(result, self.output)[0]
             covered = sum(lay.pages for lay in result.layouts)
-            self.report.sites.append(SiteDone(name, site.pages, len(result.layouts), covered, path))
+            self.report.sites.append(SiteDone(name, site.pages, len(result.layouts), covered, path,
+                                              thin_layouts(result)))
         self.pages_done += site.pages
         if self.progress:
             self.progress(Progress("analyze", len(self.sites), self.report.pages, len(self.done),

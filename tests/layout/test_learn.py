@@ -248,3 +248,15 @@ def test_code_that_a_few_pages_share_amid_their_body_is_main_and_their_frame_sta
     assert role_of(layout, "div.content/p") == "main"
     assert role_of(layout, "nav.menu") == "static"
     assert role_of(layout, "body/footer") == "static"
+
+
+def test_a_layout_whose_pages_give_little_main_text_is_suspect():
+    from stemmer.layout.learn import thin_layouts
+    from stemmer.layout.model import Layout, Section, SitePatterns
+
+    def layout(lid: str, main: float) -> Layout:
+        return Layout(lid, 5, 1.0, (Section("nav/p", "static", 0.0, 0.0, 1, 1.0, "Home"),
+                                    Section("div.body/p", "main", 0.8, main, 1, 1.0, "Text")), (), ())
+
+    patterns = SitePatterns("x.example", (layout("L0", 0.8 * 1500), layout("L1", 0.8 * 20)), {}, {})
+    assert thin_layouts(patterns) == ("L1",)
