@@ -10,7 +10,7 @@ from stemmer.classify.features import page_table
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
 from stemmer.extract.site_model import chosen, keep_sample, train_site_model
-from stemmer.layout.history import check_date, stamp, today
+from stemmer.update.history import check_date, stamp, today
 from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
 from stemmer.layout.model import PatternSet, SitePatterns
 from stemmer.pages import Page

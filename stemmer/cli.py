@@ -11,18 +11,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from stemmer import __version__, api
+from stemmer import api
 from stemmer.errors import InputError, StemmerError
 from stemmer.layout.learn import AnalyzeParams
-from stemmer.extract.drift import DriftStats
 from stemmer.extract.fallback import GENERIC, Fallback
-from stemmer.layout.history import check_date
+from stemmer.update.history import check_date
 from stemmer.layout.lazy import LazyPatterns
 from stemmer.files import write_atomic
 from stemmer.layout.store import is_pattern_file, load_patterns
-from stemmer.output import FORMATS, Writer
+from stemmer.outputs import FORMATS, DriftStats, Writer
 from stemmer.pages import read_pages
 from stemmer.scale import analyze_crawl, extract_crawl
+from stemmer.version import __version__
 
 log = logging.getLogger("stemmer")
 
@@ -402,7 +402,7 @@ def _add_update(sub) -> None:
 
 def _run_update(args) -> int:
     from stemmer.layout.model import PatternSet
-    from stemmer.updater import save_update, update
+    from stemmer.update.updater import save_update, update
 
     if args.stale_after < 0:
         print(f"stemmer update: error: --stale-after must be 0 or more days, got {args.stale_after}",
@@ -458,8 +458,8 @@ def _add_report(sub) -> None:
 
 
 def _run_report(args) -> int:
-    from stemmer.layout.history import today
-    from stemmer.reporter import report
+    from stemmer.update.history import today
+    from stemmer.report import report
 
     if args.pages_per_layout < 0:
         print(f"stemmer report: error: --pages-per-layout must be 0 or more, got {args.pages_per_layout}",

@@ -1,12 +1,15 @@
-"""Files that appear whole or not at all: written beside their target, then renamed into place."""
+"""Files that appear whole or not at all: written beside their target, then renamed into place; read back as JSON."""
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO
+
+from stemmer.errors import PatternFileError
 
 
 @contextmanager
@@ -37,3 +40,13 @@ def write_atomic(path: str | os.PathLike, text: str) -> None:
     """Write `text` (UTF-8) to `path` atomically."""
     with atomic_output(path) as out:
         out.write(text.encode("utf-8"))
+
+
+def read_json(path: Path):
+    """The JSON document in `path`; a `PatternFileError` naming the file if it cannot be had."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PatternFileError(f"{path}: cannot read: {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise PatternFileError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None

@@ -18,8 +18,10 @@ import re
 from pathlib import Path
 
 from stemmer.errors import PatternFileError
-from stemmer.files import write_atomic
+from stemmer.files import read_json, write_atomic
 from stemmer.layout.model import ROLES, Layout, PatternSet, Section, SitePatterns
+from stemmer.layout.noise import load_noise
+from stemmer.version import __version__
 
 log = logging.getLogger("stemmer")
 
@@ -47,8 +49,6 @@ def sidecar(pattern_file: Path, suffix: str) -> Path:
 
 def to_json(patterns: SitePatterns) -> dict:
     """The JSON document of one site's patterns (deterministic: sorted keys, fixed order)."""
-    from stemmer import __version__
-
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -147,8 +147,6 @@ def _with_sidecars(site: SitePatterns, path: Path) -> SitePatterns:
     """Attach the noise library (read now) and the model's path (read on use) found beside `path`."""
     from dataclasses import replace
 
-    from stemmer.layout.noise import load_noise
-
     noise = None
     noise_path = sidecar(path, NOISE_SUFFIX)
     if noise_path.is_file():
@@ -159,16 +157,6 @@ def _with_sidecars(site: SitePatterns, path: Path) -> SitePatterns:
     model_path = sidecar(path, MODEL_SUFFIX)
     model = model_path if model_path.is_file() else None
     return replace(site, noise=noise, model=model) if noise is not None or model is not None else site
-
-
-def read_json(path: Path):
-    """The JSON document in `path`; a `PatternFileError` naming the file if it cannot be had."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PatternFileError(f"{path}: cannot read: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise PatternFileError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
 
 
 def _read_json(path: Path) -> dict:

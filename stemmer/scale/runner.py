@@ -37,7 +37,7 @@ from stemmer import api
 from stemmer.extract import Extraction
 from stemmer.extract.fallback import GENERIC, load_fallback
 from stemmer.extract.site_model import chosen
-from stemmer.layout.history import carry_over_saved, check_date, stamp, today
+from stemmer.update.history import carry_over_saved, check_date, stamp, today
 from stemmer.layout.lazy import LazyPatterns
 from stemmer.layout.learn import AnalyzeParams, learn_site
 from stemmer.layout.model import PatternSet, SitePatterns

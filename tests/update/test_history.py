@@ -1,6 +1,6 @@
 import pytest
 
-from stemmer.layout.history import apply_pins, carry_over, check_date, days_between, stamp
+from stemmer.update.history import apply_pins, carry_over, check_date, days_between, stamp
 from stemmer.layout.model import Layout, Section, SitePatterns
 
 

@@ -6,7 +6,7 @@ import pytest
 import stemmer
 from stemmer.cli import main
 from stemmer.layout.store import load_patterns
-from stemmer.updater import update
+from stemmer.update.updater import update
 
 from .conftest import SITE, redesign
 
@@ -173,13 +173,13 @@ def test_version_1_file_without_dates_is_updated(capsys, analyzed, crawls):
 
 
 def test_failed_write_leaves_the_files_as_they_were(capsys, analyzed, crawls, monkeypatch):
-    import stemmer.updater
+    from stemmer.update import updater
 
     before = analyzed.read_bytes()
 
     def broken(src, dst):
         raise OSError(28, "No space left on device", str(dst))
-    monkeypatch.setattr(stemmer.updater.os, "replace", broken)
+    monkeypatch.setattr(updater.os, "replace", broken)
     code, _, err = run(capsys, "update", analyzed.parent, crawls[2], "--date", "2024-02-01")
     assert code == 1 and err.strip().splitlines()[-1].startswith("stemmer: error: ")
     assert analyzed.read_bytes() == before

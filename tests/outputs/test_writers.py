@@ -4,7 +4,7 @@ import json
 import pytest
 
 from stemmer.extract import ExtractedBlock, Extraction, unmatched
-from stemmer.output import FORMATS, Writer, to_markdown, to_record, to_text, to_webstemmer
+from stemmer.outputs.writers import FORMATS, Writer, to_markdown, to_record, to_text, to_webstemmer
 
 
 @pytest.fixture
