@@ -14,7 +14,7 @@ from stemmer.version import __version__
 __all__ = [
     "AnalyzeParams", "Extraction", "Layout", "Page", "PatternSet", "Section", "SitePatterns",
     "analyze", "extract", "html2txt", "load_patterns", "read_pages", "save_patterns",
-    "report", "update", "UpdateResult",
+    "report", "update", "UpdateResult", "__version__",
 ]
 
 logging.getLogger("stemmer").addHandler(logging.NullHandler())

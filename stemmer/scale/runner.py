@@ -36,16 +36,14 @@ from pathlib import Path
 from stemmer import api
 from stemmer.extract import Extraction
 from stemmer.extract.fallback import GENERIC, load_fallback
-from stemmer.extract.site_model import chosen
-from stemmer.update.history import carry_over_saved, check_date, stamp, today
 from stemmer.layout.lazy import LazyPatterns
-from stemmer.layout.learn import AnalyzeParams, learn_site
+from stemmer.layout.learn import AnalyzeParams
 from stemmer.layout.model import PatternSet, SitePatterns
 from stemmer.layout.store import load_patterns, save_patterns
 from stemmer.pages import Page
-from stemmer.scale.jobs import (ParsedChunk, SiteFailure, analyze_site, extract_batch, parse_chunk,
-                                site_pages)
+from stemmer.scale.jobs import ParsedChunk, SiteFailure, analyze_site, extract_batch, learn_chunks, parse_chunk
 from stemmer.scale.spill import CHUNK_PAGES, SiteChunks, SiteSpill, read_urls
+from stemmer.update.history import carry_over_saved, check_date, today
 
 log = logging.getLogger("stemmer")
 
@@ -213,10 +211,8 @@ class _AnalyzeRun:
         """Learn a big site here from its parsed chunks, as `stemmer.analyze` would."""
         try:
             start = time.perf_counter()
-            pages = site_pages(chunks)
-            learned = stamp(learn_site(site.site, pages, self.params), self.date, pages=len(pages))
-            learned = api.with_site_model(learned, chosen([kv for c in chunks for kv in c.sample]))
-            log.debug("%s: learned from %d parsed pages in %.1f s", site.site, len(pages), time.perf_counter() - start)
+            learned = learn_chunks(site.site, chunks, self.params, self.date)
+            log.debug("%s: learned from %d parsed pages in %.1f s", site.site, site.pages, time.perf_counter() - start)
             return learned
         except Exception as exc:  # a failed site is reported; it must not end the run
             import traceback

@@ -67,7 +67,7 @@ def test_an_exception_in_a_site_becomes_its_failure(tmp_path, crawl, monkeypatch
     def broken(*args, **kwargs):
         raise MemoryError("out of memory")
 
-    monkeypatch.setattr(jobs.api, "analyze", broken)
+    monkeypatch.setattr(jobs, "collect_site", broken)
     report = analyze_crawl(crawl[:2], tmp_path / "out", date=DATE)
     assert {f.error for f in report.failures} == {"MemoryError: out of memory"}
     assert "Traceback" in report.failures[0].detail
