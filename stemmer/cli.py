@@ -7,7 +7,6 @@ import json
 import logging
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from stemmer.layout.learn import AnalyzeParams
 from stemmer.extract.fallback import GENERIC, Fallback
 from stemmer.update.history import check_date
 from stemmer.layout.lazy import LazyPatterns
-from stemmer.files import write_atomic
+from stemmer.files import atomic_text, write_atomic
 from stemmer.layout.store import is_pattern_file, load_patterns
 from stemmer.outputs import FORMATS, DriftStats, Writer
 from stemmer.pages import read_pages
@@ -177,6 +176,12 @@ class _BadInputs:
         return 1 if self.count else 0
 
 
+def _no_pages(args) -> InputError:
+    """The error of a run whose inputs held no page at all (a wrong path in a cron job must not pass)."""
+    names = ", ".join("the file names on stdin" if i == "-" else i for i in args.inputs)
+    return InputError(f"no readable HTML pages in {names}")
+
+
 def _add_input_options(p) -> None:
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="a wget mirror directory, Webstemmer .zip, .warc[.gz], .jsonl[.gz], an HTML file, "
@@ -230,7 +235,7 @@ def _run_analyze(args) -> int:
     if not report.sites and not report.failures:
         if bad.count:
             return 1
-        raise InputError("no readable HTML pages in the input")
+        raise _no_pages(args)
     for failure in sorted(report.failures, key=lambda f: f.site):
         print(f"stemmer: error: {failure.site}: analyze failed: {failure.error}", file=sys.stderr)
         if args.debug and failure.detail:
@@ -307,8 +312,10 @@ def _run_extract(args) -> int:
                 classified += ex.method == "classifier"
                 drift.add(ex)
                 progress()
-            if bad.count and not progress.n:
-                raise _NothingRead
+            if not progress.n:
+                if bad.count:
+                    raise _NothingRead
+                raise _no_pages(args)
     except _NothingRead:
         progress.close()
         return 1
@@ -321,16 +328,8 @@ def _run_extract(args) -> int:
         for line in drift.lines():
             print(f"stemmer: extract: {line}", file=sys.stderr)
     if args.stats:
-        _write_file(args.stats, json.dumps(drift.to_json(), indent=1) + "\n")
+        write_atomic(args.stats, json.dumps(drift.to_json(), indent=1) + "\n")
     return bad.status()
-
-
-def _write_file(path: str, text: str) -> None:
-    """Write a whole file atomically; an error names `path`, not the temporary file."""
-    try:
-        write_atomic(Path(os.path.abspath(path)), text)
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, path) from None
 
 
 @contextlib.contextmanager
@@ -339,18 +338,8 @@ def _output(path: str | None):
     if path is None or path == "-":
         yield sys.stdout
         return
-    target = os.path.abspath(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".stemmer-", dir=os.path.dirname(target))
-    except OSError as exc:  # name the output the user gave, not the temporary file
-        raise OSError(exc.errno, exc.strerror, path) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            yield f
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    with atomic_text(path) as out:
+        yield out
 
 
 # --- html2txt ------------------------------------------------------------
@@ -365,8 +354,12 @@ def _add_html2txt(sub) -> None:
 
 def _run_html2txt(args) -> int:
     bad = _BadInputs(args.debug)
+    pages = 0
     for page in read_pages(args.inputs, charset=args.charset, on_error=bad):
         print(f"==> {page.url or page.id} <==\n{api.html2txt(page.html)}\n")
+        pages += 1
+    if not pages and not bad.count:
+        raise _no_pages(args)
     return bad.status()
 
 
@@ -422,7 +415,7 @@ def _run_update(args) -> int:
     if not result.sites and not result.left_out:
         if bad.count:
             return 1
-        raise InputError("no readable HTML pages in the input")
+        raise _no_pages(args)
     written = [] if args.dry_run else save_update(result, source)
     if not args.quiet:
         for change in result.sites:
@@ -477,7 +470,7 @@ def _run_report(args) -> int:
     if args.output == "-":
         sys.stdout.write(html)
     else:
-        _write_file(args.output, html)
+        write_atomic(args.output, html)
     if not args.quiet:
         print(f"stemmer: report: {len(patterns.sites)} sites, {progress.n} pages -> {args.output} "
               f"({seconds:.1f} s)", file=sys.stderr)

@@ -1,3 +1,4 @@
+import io
 import json
 import logging
 import shutil
@@ -202,10 +203,23 @@ def test_output_into_a_missing_directory_names_the_output(capsys, patterns, tmp_
     assert_fails(capsys, "extract", "-p", patterns, ARTICLE, "-o", target, mentions=(str(target),))
 
 
-def test_input_without_html_pages(capsys, tmp_path):
+@pytest.mark.parametrize("verb", ["analyze", "extract", "html2txt", "update"])
+def test_input_without_html_pages(capsys, tmp_path, verb):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "notes.txt").write_text("not a page")
-    assert_fails(capsys, "analyze", tmp_path / "in", "-o", tmp_path / "p", mentions=("no readable HTML pages",))
+    args = {"analyze": ["-o", tmp_path / "p"], "extract": ["-o", tmp_path / "out.jsonl"]}.get(verb, [])
+    before = [tmp_path / "p"] if verb == "update" else []  # update: an empty pattern directory first
+    for d in before:
+        d.mkdir()
+    assert_fails(capsys, verb, *before, tmp_path / "in", *args,
+                 mentions=(f"no readable HTML pages in {tmp_path / 'in'}",))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in"] + (["p"] if verb == "update" else [])
+
+
+@pytest.mark.parametrize("verb", ["extract", "html2txt"])
+def test_empty_stdin_is_an_error(capsys, monkeypatch, verb):
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert_fails(capsys, verb, "-", mentions=("no readable HTML pages in the file names on stdin",))
 
 
 def test_truncated_zip(capsys, tmp_path, write_zip, html):

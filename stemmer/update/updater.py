@@ -13,9 +13,8 @@ block classifier retrained on the new pages as the updated layouts label them.
 from __future__ import annotations
 
 import hashlib
-import os
+import json
 import re
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -25,6 +24,7 @@ from stemmer.blocks import PageBlocks, parse_html, segment, sig
 from stemmer.cluster import KeyMaker
 from stemmer.cluster.keys import split_element
 from stemmer.errors import PatternFileError
+from stemmer.files import write_all
 from stemmer.extract import Match, SiteMatcher, apply_layout, foreign
 from stemmer.layout.learn import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, MAX_MAIN_LINKED, AnalyzeParams, diffscore,
                                   heads_body, is_heading)
@@ -381,8 +381,6 @@ def save_update(result: UpdateResult, source: str | Path) -> list[Path]:
     Returns:
         The paths written.
     """
-    import json
-
     target = Path(source)
     files = pattern_files(target) if target.exists() else {}
     plan = []
@@ -396,19 +394,7 @@ def save_update(result: UpdateResult, source: str | Path) -> list[Path]:
                 continue  # a single pattern file: other sites have nowhere to go
             path = target / site_filename(name)
         plan.append((path, json.dumps(to_json(site), ensure_ascii=False, indent=1) + "\n", site))
-    temps = []
-    try:
-        for path, text, _ in plan:
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            temps.append(tmp)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-        for (path, _, _), tmp in zip(plan, temps):
-            os.replace(tmp, path)
-    except BaseException:
-        for tmp in temps:
-            Path(tmp).unlink(missing_ok=True)
-        raise
+    write_all({path: text for path, text, _ in plan})
     for path, _, site in plan:
         save_sidecars(site, path)  # each written atomically; a stale one beside is removed
     return [path for path, _, _ in plan]

@@ -173,13 +173,13 @@ def test_version_1_file_without_dates_is_updated(capsys, analyzed, crawls):
 
 
 def test_failed_write_leaves_the_files_as_they_were(capsys, analyzed, crawls, monkeypatch):
-    from stemmer.update import updater
+    from stemmer import files
 
     before = analyzed.read_bytes()
 
     def broken(src, dst):
         raise OSError(28, "No space left on device", str(dst))
-    monkeypatch.setattr(updater.os, "replace", broken)
+    monkeypatch.setattr(files.os, "replace", broken)
     code, _, err = run(capsys, "update", analyzed.parent, crawls[2], "--date", "2024-02-01")
     assert code == 1 and err.strip().splitlines()[-1].startswith("stemmer: error: ")
     assert analyzed.read_bytes() == before
