@@ -115,7 +115,7 @@ class _Progress:
         if self.live and now - self.shown > 0.2:
             self.shown = now
             rate = self.n / max(now - self.start, 1e-9)
-            print(f"\rstemmer: {self.label}: {self.n} pages ({rate:.0f}/s)", end="", file=sys.stderr, flush=True)
+            print(f"\rstemmer: {self.label}: {_n(self.n, 'page')} ({rate:.0f}/s)", end="", file=sys.stderr, flush=True)
 
     def close(self) -> float:
         """End the line; the seconds since the start."""
@@ -127,17 +127,24 @@ class _Progress:
 class _SiteProgress(_Progress):
     """The progress line of a run over sites: pages read, then sites and pages done."""
 
+    stage = ""
+
     def __call__(self, event) -> None:
         now = time.perf_counter()
         self.n = event.pages
-        if self.live and now - self.shown > 0.2:
-            self.shown = now
+        if self.live and (now - self.shown > 0.2 or event.stage != self.stage):  # a new stage shows at once
+            self.shown, self.stage = now, event.stage
             if event.stage == "read":
-                line = f"reading: {event.pages} pages, {event.sites} sites"
+                line = f"reading: {_n(event.pages, 'page')}, {_n(event.sites, 'site')}"
             else:
-                line = (f"{event.sites_done}/{event.sites} sites, {event.pages_done}/{event.pages} pages "
-                        f"({event.pages_done / max(now - self.start, 1e-9):.0f}/s)")
+                line = (f"learning: {event.sites_done}/{_n(event.sites, 'site')} done, "
+                        f"{event.pages_done}/{_n(event.pages, 'page')}")
             print(f"\rstemmer: {self.label}: {line}\033[K", end="", file=sys.stderr, flush=True)
+
+
+def _n(count: int, noun: str) -> str:
+    """``1 layout``, ``3 layouts``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _jobs(value: str) -> int:
@@ -242,10 +249,10 @@ def _run_analyze(args) -> int:
             print(failure.detail, file=sys.stderr)
     if not args.quiet:
         for site in sorted(report.sites, key=lambda s: s.site):
-            print(f"stemmer: analyze: {site.site}: {site.layouts} layouts covering {site.covered} pages",
-                  file=sys.stderr)
-        print(f"stemmer: analyze: {report.pages} pages, {len(report.sites)} pattern files in {args.output} "
-              f"({seconds:.1f} s)", file=sys.stderr)
+            print(f"stemmer: analyze: {site.site}: {_n(site.layouts, 'layout')} learned from {site.covered} "
+                  f"of its {_n(site.pages, 'page')}", file=sys.stderr)
+        print(f"stemmer: analyze: {_n(report.pages, 'page')}, {_n(len(report.sites), 'pattern file')} in "
+              f"{args.output} ({seconds:.1f} s)", file=sys.stderr)
     return 1 if report.failures else bad.status()
 
 
@@ -321,10 +328,9 @@ def _run_extract(args) -> int:
         return 1
     seconds = progress.close()
     if not args.quiet:
-        share = f" ({matched / progress.n:.0%})" if progress.n else ""
-        by_classifier = f", {classified} by the classifier" if classified else ""
-        print(f"stemmer: extract: {progress.n} pages, {matched} matched{share}{by_classifier} in {seconds:.1f} s",
-              file=sys.stderr)
+        by_classifier = f", {classified} by the block classifier" if classified else ""
+        print(f"stemmer: extract: {_n(progress.n, 'page')}, {matched} matched a layout "
+              f"({matched / progress.n:.0%}){by_classifier} in {seconds:.1f} s", file=sys.stderr)
         for line in drift.lines():
             print(f"stemmer: extract: {line}", file=sys.stderr)
     if args.stats:
@@ -421,11 +427,11 @@ def _run_update(args) -> int:
         for change in result.sites:
             print(f"stemmer: update: {change.summary()}", file=sys.stderr)
         for site, n in result.left_out.items():
-            print(f"stemmer: update: {site}: {n} pages left out, no patterns for this site in {args.patterns}",
-                  file=sys.stderr)
+            print(f"stemmer: update: {site}: {_n(n, 'page')} left out, no patterns for this site in "
+                  f"{args.patterns}", file=sys.stderr)
         done = ("dry run: nothing written" if args.dry_run
-                else f"{len(written)} pattern files written" if written else "nothing changed")
-        print(f"stemmer: update: {progress.n} pages, {done} ({seconds:.1f} s)", file=sys.stderr)
+                else f"{_n(len(written), 'pattern file')} written" if written else "nothing changed")
+        print(f"stemmer: update: {_n(progress.n, 'page')}, {done} ({seconds:.1f} s)", file=sys.stderr)
     return bad.status()
 
 
@@ -472,7 +478,7 @@ def _run_report(args) -> int:
     else:
         write_atomic(args.output, html)
     if not args.quiet:
-        print(f"stemmer: report: {len(patterns.sites)} sites, {progress.n} pages -> {args.output} "
+        print(f"stemmer: report: {_n(len(patterns.sites), 'site')}, {_n(progress.n, 'page')} -> {args.output} "
               f"({seconds:.1f} s)", file=sys.stderr)
     return bad.status()
 

@@ -64,8 +64,8 @@ def test_analyze_writes_the_site_pattern_file(capsys, tmp_path):
     assert sorted(p.name for p in (tmp_path / "p").iterdir()) == [
         f"{SITE}.json", f"{SITE}.model.json", f"{SITE}.model.npz", f"{SITE}.noise.json"]
     assert json.loads((tmp_path / "p" / f"{SITE}.json").read_text())["site"] == SITE
-    assert f"{DEMO_PAGES} pages, 1 pattern files" in err
-    assert "layouts covering" in err
+    assert f"{DEMO_PAGES} pages, 1 pattern file in" in err
+    assert f"{SITE}: 3 layouts learned from 38 of its {DEMO_PAGES} pages" in err
 
 
 def test_analyze_quiet_prints_nothing(capsys, tmp_path):
@@ -317,3 +317,15 @@ def test_an_unreadable_input_among_good_ones_keeps_their_output(capsys, patterns
     assert len(target.read_text(encoding="utf-8").splitlines()) == 1
     err = capsys.readouterr().err
     assert "cut.zip" in err and "Traceback" not in err
+
+
+def test_the_progress_line_shows_a_new_stage_at_once(capsys):
+    from stemmer.cli import _SiteProgress
+    from stemmer.scale import Progress
+
+    progress = _SiteProgress("analyze", quiet=False)
+    progress.live = True  # as on a terminal
+    progress(Progress("read", 1, 41))
+    progress(Progress("analyze", 1, 41))  # within the 0.2 s a redraw waits otherwise
+    err = capsys.readouterr().err
+    assert "reading: 41 pages, 1 site" in err and "learning: 0/1 site done, 0/41 pages" in err

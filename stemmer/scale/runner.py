@@ -110,7 +110,7 @@ def analyze_crawl(pages: Iterable[Page], output: str | os.PathLike, *, params: A
         date: the crawl's date (``YYYY-MM-DD``); default today (UTC), taken once for all sites.
         jobs: worker processes; 1 runs everything here, -1 one per CPU.
         scheduler: a Dask scheduler address (``tcp://host:8786``) to run the tasks on instead.
-        progress: called with a `Progress` as pages are read and sites finish.
+        progress: called with a `Progress` as pages are read, when learning starts and as sites finish.
         spill_dir: where the temporary per-site files go (default: the system's
             temporary directory; on a cluster, a directory every worker sees).
         chunk_pages: pages per spill file, a big site's unit of parallel parsing.
@@ -142,6 +142,8 @@ def analyze_crawl(pages: Iterable[Page], output: str | os.PathLike, *, params: A
         if not sites:
             return report
         run = _AnalyzeRun(sites, Path(output), params, date, report, progress)
+        if progress:  # the reading is over: a run of one big site shows it is learning, not stuck
+            progress(Progress("analyze", len(sites), report.pages))
         if local:
             for site in sites:
                 run.take(analyze_site(site, params, date))

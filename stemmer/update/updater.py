@@ -73,12 +73,14 @@ class SiteUpdate:
 
     def summary(self) -> str:
         """One line: what changed."""
+        pages = f"{self.pages} page{'s' * (self.pages != 1)}"
         if self.already:
-            return f"{self.site}: {self.pages} pages, the same input as the update of {self.already}: no change"
+            return f"{self.site}: {pages}, the same input as the update of {self.already}: no change"
         if self.new_site:
-            return (f"{self.site}: new site, {len(self.new_layouts)} layouts learned covering "
-                    f"{sum(n for _, n in self.new_layouts)} of {self.pages} pages")
-        parts = [f"{self.site}: {self.pages} pages, {sum(self.matched.values())} matched"
+            n = len(self.new_layouts)
+            return (f"{self.site}: new site, {n} layout{'s' * (n != 1)} learned from "
+                    f"{sum(n for _, n in self.new_layouts)} of its {pages}")
+        parts = [f"{self.site}: {pages}, {sum(self.matched.values())} matched"
                  + (f" ({', '.join(f'{k} {v}' for k, v in sorted(self.matched.items(), key=_by_id))})"
                     if self.matched else "")]
         if self.new_layouts:
