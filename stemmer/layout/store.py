@@ -21,6 +21,7 @@ from stemmer.errors import PatternFileError
 from stemmer.files import read_json, write_atomic
 from stemmer.layout.model import ROLES, Layout, PatternSet, Section, SitePatterns
 from stemmer.layout.noise import load_noise
+from stemmer.layout.pins import carry_over
 from stemmer.version import __version__
 
 log = logging.getLogger("stemmer")
@@ -83,8 +84,15 @@ def _seen_fields(lay: Layout) -> dict:
                               ("seen", lay.seen), ("stale", lay.stale)) if v}
 
 
-def save_patterns(patterns: PatternSet | SitePatterns, directory: str | Path) -> list[Path]:
+def save_patterns(patterns: PatternSet | SitePatterns, directory: str | Path, *,
+                  keep_pins: bool = True) -> list[Path]:
     """Write one JSON file per site into `directory`, each atomically.
+
+    Args:
+        keep_pins: a site's file being replaced gives the new layouts its pinned
+            roles, first-seen dates and history (`stemmer.layout.pins.carry_over`),
+            as ``stemmer analyze -o`` does; a file that cannot be read is
+            replaced with a warning.
 
     Returns:
         The paths written.
@@ -95,10 +103,27 @@ def save_patterns(patterns: PatternSet | SitePatterns, directory: str | Path) ->
     written = []
     for site in sites:
         path = out / site_filename(site.site)
+        if keep_pins and path.is_file():
+            site = _carry_over_from(path, site)
         write_atomic(path, json.dumps(to_json(site), ensure_ascii=False, indent=1) + "\n")
         save_sidecars(site, path)
         written.append(path)
     return written
+
+
+def _carry_over_from(path: Path, site: SitePatterns) -> SitePatterns:
+    """`site` with what its previous file at `path` must not lose (`carry_over`)."""
+    try:
+        previous = load_patterns(path).get(site.site)
+    except PatternFileError as exc:
+        log.warning("not keeping pinned roles: %s", exc)
+        return site
+    if previous is None:
+        return site
+    site, warnings = carry_over(previous, site)
+    for w in warnings:
+        log.warning("%s", w)
+    return site
 
 
 def save_sidecars(site: SitePatterns, path: Path) -> None:

@@ -43,7 +43,7 @@ from stemmer.layout.store import load_patterns, save_patterns
 from stemmer.pages import Page
 from stemmer.scale.jobs import ParsedChunk, SiteFailure, analyze_site, extract_batch, learn_chunks, parse_chunk
 from stemmer.scale.spill import CHUNK_PAGES, SiteChunks, SiteSpill, read_urls
-from stemmer.update.history import carry_over_saved, check_date, today
+from stemmer.update.history import check_date, today
 
 log = logging.getLogger("stemmer")
 
@@ -200,8 +200,7 @@ class _AnalyzeRun:
         if isinstance(result, SiteFailure):
             self.report.failures.append(result)
         else:
-            result = carry_over_saved(PatternSet({name: result}), self.output).sites[name]
-            path = save_patterns(result, self.output)[0]
+            path = save_patterns(result, self.output)[0]  # keeping the pins of the file it replaces
             covered = sum(lay.pages for lay in result.layouts)
             self.report.sites.append(SiteDone(name, site.pages, len(result.layouts), covered, path))
         self.pages_done += site.pages

@@ -30,10 +30,11 @@ from stemmer.layout.learn import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, MAX_MAIN_
                                   heads_body, is_heading)
 from stemmer.layout.model import Layout, PatternSet, SitePatterns
 from stemmer.layout.noise import MIN_PAGES as NOISE_MIN_PAGES, NoiseCounter
+from stemmer.layout.pins import apply_pins, layout_similarity
 from stemmer.layout.store import is_pattern_file, load_patterns, save_sidecars, site_filename, to_json
 from stemmer.pages import Page
 from stemmer.site import SiteCollector
-from stemmer.update.history import add_history, apply_pins, check_date, days_between, layout_similarity, today
+from stemmer.update.history import add_history, check_date, days_between, today
 
 # Layouts no page matched for this many days are flagged stale (`update --stale-after`).
 STALE_AFTER_DAYS = 90
