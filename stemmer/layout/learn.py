@@ -349,7 +349,7 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
     for key in keys:
         texts = [sig("".join(b.text for b in g[key]))[:DIFF_MAX_LETTERS] for g in groups if key in g]
         n_diff = min(len(texts), DIFF_SAMPLE_PAGES)  # pages from all over the cluster
-        diff = _diffscore([texts[k * len(texts) // n_diff] for k in range(n_diff)])
+        diff = diffscore([texts[k * len(texts) // n_diff] for k in range(n_diff)])
         own = sum(b.weight - b.anchor_weight for g in groups for b in g.get(key, ()))
         weights = [sum(b.weight for b in g[key]) for g in groups if key in g]
         share = len(weights) / n
@@ -411,11 +411,11 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
     # of a few pages (a page and its translation) the code they share is the same by chance.
     main_keys = {st[0] for st, role in zip(stats, roles) if role == "main"}
     own = {st[0] for st, role in zip(stats, roles) if role == "static" and st[1] < SAME_TEXT
-           and not _is_heading(st[0]) and not _recurs(groups, st[0], common)}
+           and not is_heading(st[0]) and not _recurs(groups, st[0], common)}
     for i, (key, diff, main, rep, share, linked) in enumerate(stats):
-        if (roles[i] == "static" and container and i > title_pos and (_is_heading(key) or key in own)
+        if (roles[i] == "static" and container and i > title_pos and (is_heading(key) or key in own)
                 and linked <= MAX_MAIN_LINKED and _inside(groups, key, container, keymaker)
-                and _heads(page_keys, key, main_keys, title_key, own)):
+                and heads_body(page_keys, key, main_keys, title_key, own)):
             roles[i] = "main"
     sections = []
     for (key, diff, main, rep, share, linked), role in zip(stats, roles):
@@ -432,12 +432,12 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
     return Layout("", n, round(score, 2), tuple(sections), container, members)
 
 
-def _is_heading(key: str) -> bool:
+def is_heading(key: str) -> bool:
     return _slot_tag(key) in _HEADING_TAGS
 
 
-def _heads(page_keys: list[list[str]], key: str, main_keys: set[str], title_key: str | None,
-           skip: set[str] = frozenset()) -> bool:
+def heads_body(page_keys: list[list[str]], key: str, main_keys: set[str], title_key: str | None,
+               skip: set[str] = frozenset()) -> bool:
     """Whether the blocks of slot `key` mostly stand between main text (headings and `skip` skipped).
 
     A heading between the title or paragraphs of the body and more of them is
@@ -449,8 +449,8 @@ def _heads(page_keys: list[list[str]], key: str, main_keys: set[str], title_key:
         for j, k in enumerate(keys):
             if k != key:
                 continue
-            after = next((k2 for k2 in keys[j + 1:] if not _is_heading(k2) and k2 not in skip), None)
-            before = next((k2 for k2 in reversed(keys[:j]) if not _is_heading(k2) and k2 not in skip), None)
+            after = next((k2 for k2 in keys[j + 1:] if not is_heading(k2) and k2 not in skip), None)
+            before = next((k2 for k2 in reversed(keys[:j]) if not is_heading(k2) and k2 not in skip), None)
             total += 1
             inside += after in main_keys and (before in main_keys or before == title_key)
     return inside * 2 > total
@@ -471,7 +471,7 @@ def _weight(groups, key: str, n: int) -> float:
     return sum(b.weight for g in groups for b in g.get(key, ())) / n
 
 
-def _diffscore(texts: list[str]) -> float:
+def diffscore(texts: list[str]) -> float:
     """DiffScore: the share of letters that differ between pairs of the slot's texts."""
     num = den = 0
     for a, b in combinations([t for t in texts if t], 2):
