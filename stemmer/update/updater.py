@@ -5,8 +5,10 @@ layout's ``last_seen`` and ``seen`` on; pages that match none are clustered
 among themselves, in the site's key space, and become new layouts with fresh
 ids. Layouts no page has matched for ``stale_after`` days are flagged
 ``stale``, never deleted. Old layouts are not re-learned: only their slots'
-DiffScores are pooled with the new pages', and pinned roles stay. The same input twice changes nothing the
-second time: each update records a digest of its pages in the site's history.
+DiffScores are pooled with the new pages', and their roles given anew by
+analyze's rule; title, container and pinned roles stay. The same input twice
+changes nothing the second time: each update records a digest of its pages in
+the site's history.
 A changed site's common-noise library is re-learned from the new crawl, and its
 block classifier retrained on the new pages as the updated layouts label them.
 """
@@ -131,7 +133,7 @@ class _Site:
     # the first matched pages of each layout, as (blocks, keys): what its DiffScores learn from
     samples: dict[str, list[tuple[PageBlocks, tuple[str, ...]]]] = field(default_factory=dict)
     noise: NoiseCounter | None = None  # the common noise of the new crawl
-    common: CommonTexts = field(default_factory=CommonTexts)  # the texts its template repeats, as analyze counts them
+    common: CommonTexts = field(default_factory=CommonTexts)  # the texts its template repeats
     collector: SiteCollector | None = None  # every page's links and model sample; the unmatched pages to learn
 
 
@@ -320,7 +322,8 @@ def _refine(lay: Layout, sample: list[tuple[PageBlocks, tuple[str, ...]]], param
             g.setdefault(key, []).append(b)
     stats, keep = [], {}
     for s in lay.sections:
-        texts = [t for t in (sig("".join(b.text for b in g.get(s.key, ())))[:DIFF_MAX_LETTERS] for g in groups) if t]
+        texts = [sig("".join(b.text for b in g.get(s.key, ())))[:DIFF_MAX_LETTERS] for g in groups]
+        texts = [t for t in texts if t]
         new_pairs = len(texts) * (len(texts) - 1) // 2
         diff = s.diff
         if s.role == "title" or s.pinned or not new_pairs:
