@@ -1,19 +1,25 @@
 """The verbs of stemmer as Python functions: analyze, extract, html2txt."""
 from __future__ import annotations
 
+import logging
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag
 
 from stemmer.blocks import parse_html, segment
 from stemmer.classify.features import page_table
+from stemmer.errors import StemmerError
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
 from stemmer.extract.site_model import chosen, keep_sample, train_site_model
 from stemmer.layout.history import check_date, stamp, today
 from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
 from stemmer.layout.model import PatternSet, SitePatterns
-from stemmer.pages import Page
+from stemmer.pages import SKIPPED_PAGE, Page
+from stemmer.urls import join_url, split_url
+
+log = logging.getLogger("stemmer")
 
 Progress = Callable[[int], None]
 
@@ -41,23 +47,31 @@ def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
     samples: dict[str, list] = {}
     urls: dict[str, dict[str, SitePage]] = {}
     outlinks: list[tuple[str, str, list[tuple[str, str]]]] = []
+    skipped: Counter[str] = Counter()
     for page in pages:
-        root = parse_html(page.html)
-        blocks = segment(root, with_links=True)
-        sp = SitePage(page.id, blocks, list(page.anchors))
-        by_site.setdefault(page.site, []).append(sp)
-        if site_model and blocks.blocks:
-            keep_sample(samples.setdefault(page.site, []), page.id, root)
-        if page.url:
-            urls.setdefault(page.site, {})[_normal_url(page.url)] = sp
-            outlinks.append((page.site, page.url, list(blocks.links)))
         if progress:
             progress(1)
+        site_pages = by_site.setdefault(page.site, [])
+        try:
+            root = parse_html(page.html)
+            blocks = segment(root, with_links=True)
+        except Exception as exc:  # noqa: BLE001  (one page must never cost its site)
+            skipped[page.site] += 1
+            log.warning("%s: skipped, %s: %s", page.id, type(exc).__name__, exc)
+            continue
+        if site_model and blocks.blocks:
+            keep_sample(samples.setdefault(page.site, []), page.id, root)
+        sp = SitePage(page.id, blocks, list(page.anchors))
+        site_pages.append(sp)
+        if url := _normal_url(page.url):
+            urls.setdefault(page.site, {})[url] = sp
+            outlinks.append((page.site, page.url, list(blocks.links)))
     _add_link_texts(urls, outlinks)
     date = check_date(date) if date is not None else today()
     learned = {}
     for site, sps in sorted(by_site.items()):
-        patterns = stamp(learn_site(site, sps, params), date, pages=len(sps))
+        lost = {"skipped": skipped[site]} if skipped[site] else {}
+        patterns = stamp(learn_site(site, sps, params), date, pages=len(sps), **lost)
         if site_model:
             patterns = with_site_model(patterns, [page_table(root) for root in chosen(samples.get(site, []))])
         learned[site] = patterns
@@ -70,7 +84,10 @@ def with_site_model(patterns: SitePatterns, tables: list) -> SitePatterns:
     return replace(patterns, model=model) if model is not None else patterns
 
 
-def _normal_url(url: str) -> str:
+def _normal_url(url: str | None) -> str | None:
+    """The URL without fragment and index file; None for no URL or a malformed one."""
+    if not url or split_url(url) is None:
+        return None
     url = urldefrag(url)[0]
     for index in ("index.html", "index.htm"):
         if url.endswith("/" + index):
@@ -82,7 +99,8 @@ def _last_name(url: str) -> str:
     """The last path segment of a URL or href, without query, fragment and index file."""
     path = url.split("#", 1)[0].split("?", 1)[0]
     if "//" in path:
-        path = urlsplit(path).path
+        parts = split_url(path)
+        path = parts.path if parts else ""
     for index in ("index.html", "index.htm"):
         if path.endswith("/" + index):
             path = path[: -len(index)]
@@ -99,8 +117,8 @@ def _add_link_texts(urls: dict[str, dict[str, SitePage]], outlinks) -> None:
             if (not text or href.startswith(("#", "javascript:", "mailto:"))
                     or _last_name(href) not in names[site]):  # cheap test before urljoin
                 continue
-            target = _normal_url(urljoin(base, href))
-            if target != source and target in targets:
+            target = _normal_url(join_url(base, href))
+            if target and target != source and target in targets:
                 targets[target].anchors.append(text)
 
 
@@ -134,23 +152,33 @@ def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: fl
             matchers[page.site] = (SiteMatcher(site, threshold=threshold, strict=strict)
                                    if site and site.layouts else None,
                                    {"noise": site.noise, "model": site.model} if site else {})
-        matcher, learned = matchers[page.site]
-        if matcher is None:
-            result = safe_extract(fb, page.id, page.url, page.site, parse_html(page.html), **learned) if fb else None
-            yield result or unmatched(page.id, page.url, page.site)
-            continue
-        root = parse_html(page.html)
-        blocks = segment(root)
-        match = matcher.match(blocks)
-        result = None
-        if match.layout is not None:
-            unknown = fb.unknown_rule(root, match.layout, matcher.keymaker, **learned) if fb is not None else None
-            result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown)
-            if foreign(result, match, blocks):
-                result = None  # a page of another layout that resembles this one
-        if result is None and fb is not None:
-            result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity, **learned)
-        yield result or unmatched(page.id, page.url, page.site, match.similarity)
+        try:
+            result = _extract_page(page, *matchers[page.site], fb)
+        except StemmerError:  # the run's error, such as a model that cannot load
+            raise
+        except Exception as exc:  # noqa: BLE001  (one page must never end the run)
+            log.warning("%s: not extracted, %s: %s", page.id, type(exc).__name__, exc, extra=SKIPPED_PAGE)
+            result = unmatched(page.id, page.url, page.site)
+        yield result
+
+
+def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fallback | None) -> Extraction:
+    """One page's extraction: by its best layout, else by the fallback."""
+    if matcher is None:
+        result = safe_extract(fb, page.id, page.url, page.site, parse_html(page.html), **learned) if fb else None
+        return result or unmatched(page.id, page.url, page.site)
+    root = parse_html(page.html)
+    blocks = segment(root)
+    match = matcher.match(blocks)
+    result = None
+    if match.layout is not None:
+        unknown = fb.unknown_rule(root, match.layout, matcher.keymaker, **learned) if fb is not None else None
+        result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown)
+        if foreign(result, match, blocks):
+            result = None  # a page of another layout that resembles this one
+    if result is None and fb is not None:
+        result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity, **learned)
+    return result or unmatched(page.id, page.url, page.site, match.similarity)
 
 
 def html2txt(html: str) -> str:

@@ -13,6 +13,7 @@ block classifier retrained on the new pages as the updated layouts label them.
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import re
 import tempfile
@@ -37,7 +38,9 @@ from stemmer.layout.learn import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, MAX_MAIN_
 from stemmer.layout.model import Layout, PatternSet, SitePatterns
 from stemmer.layout.noise import MIN_PAGES as NOISE_MIN_PAGES, NoiseCounter
 from stemmer.layout.store import is_pattern_file, load_patterns, save_sidecars, site_filename, to_json
-from stemmer.pages import Page
+from stemmer.pages import SKIPPED_PAGE, Page
+
+log = logging.getLogger("stemmer")
 
 # Layouts no page matched for this many days are flagged stale (`update --stale-after`).
 STALE_AFTER_DAYS = 90
@@ -181,12 +184,16 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
                 continue
             matcher = SiteMatcher(known, threshold=threshold) if known and known.layouts else None
             st = sites[page.site] = _Site(known, matcher, noise=NoiseCounter(page.site))
+        try:
+            blocks = segment(parse_html(page.html), with_links=True)
+        except Exception as exc:  # noqa: BLE001  (one page must never cost its site)
+            log.warning("%s: skipped, %s: %s", page.id, type(exc).__name__, exc, extra=SKIPPED_PAGE)
+            continue
         st.digests.append((page.id, hashlib.sha256(page.html.encode("utf-8", "replace")).hexdigest()))
-        blocks = segment(parse_html(page.html), with_links=True)
         st.noise.add(blocks)
         if site_model and blocks.blocks:
             keep_sample(st.model_sample, page.id, page.html)  # the text, far smaller than its tree; parsed again at the end
-        if page.url:
+        if url := _normal_url(page.url):
             outlinks.append((page.site, page.url, list(blocks.links)))
             urls.setdefault(page.site, {})  # link texts are gathered from every page of the site
         m = _match(st.matcher, blocks) if st.matcher else None
@@ -199,8 +206,8 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
         else:
             sp = SitePage(page.id, blocks, list(page.anchors))
             st.keep.append(sp)
-            if page.url:
-                urls[page.site][_normal_url(page.url)] = sp
+            if url:
+                urls[page.site][url] = sp
     _add_link_texts(urls, outlinks)
 
     out = dict(patterns.sites)

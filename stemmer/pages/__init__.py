@@ -6,9 +6,15 @@ import json
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+
+from stemmer.urls import split_url
 
 log = logging.getLogger("stemmer")
+
+# The ``extra`` of a warning about a page left out, or an input read only in part:
+# the command line counts them for its summary line and ``--strict``.
+SKIPPED_PAGE = {"stemmer_lost": "page"}
+DAMAGED_INPUT = {"stemmer_lost": "input"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +40,8 @@ def site_of(url: str | None, default: str = "local") -> str:
     """The site key of a URL: its host, lower-cased, without a leading ``www.``."""
     if not url:
         return default
-    host = (urlsplit(url if "//" in url else "//" + url).hostname or "").lower()
+    parts = split_url(url if "//" in url else "//" + url)
+    host = (parts.hostname or "").lower() if parts else ""
     if host.startswith("www."):
         host = host[4:]
     return host or default
@@ -69,7 +76,7 @@ def read_linkinfo(lines: Iterable[str], where: str) -> dict[str, list[str]]:
                     and all(isinstance(t, str) for t in texts)):
                 raise TypeError("expected a target string and a list of anchor strings")
         except (ValueError, TypeError, KeyError, SyntaxError, MemoryError, RecursionError) as e:
-            log.warning("%s line %d: skipped, not a linkinfo entry (%s)", where, number, e)
+            log.warning("%s line %d: skipped, not a linkinfo entry (%s)", where, number, e, extra=DAMAGED_INPUT)
             continue
         anchors.setdefault(target, []).extend(texts)
     return anchors
@@ -77,4 +84,4 @@ def read_linkinfo(lines: Iterable[str], where: str) -> dict[str, list[str]]:
 
 from stemmer.pages.read import read_pages  # noqa: E402  (the readers import Page from here)
 
-__all__ = ["Page", "read_linkinfo", "read_pages", "site_of"]
+__all__ = ["DAMAGED_INPUT", "SKIPPED_PAGE", "Page", "read_linkinfo", "read_pages", "site_of"]

@@ -12,7 +12,7 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
 
 from stemmer.errors import InputError
-from stemmer.pages import Page, read_linkinfo, site_of
+from stemmer.pages import DAMAGED_INPUT, SKIPPED_PAGE, Page, read_linkinfo, site_of
 from stemmer.pages.decode import MAX_PAGE_BYTES, charset_of, decode_html, skip_reason
 
 log = logging.getLogger("stemmer")
@@ -52,7 +52,7 @@ def read_warc(path: str | os.PathLike, *, charset: str | None = None) -> Iterato
             if _content_type(record) is None and not _html_like(body):
                 continue
             if reason := skip_reason(body):
-                log.warning("%s: %s: skipped, %s", path, url, reason)
+                log.warning("%s: %s: skipped, %s", path, url, reason, extra=SKIPPED_PAGE)
                 continue
             http = charset_of(_content_type(record))
             html = decode_html(body, http_charset=http, default=charset)
@@ -79,7 +79,7 @@ def _records(f: BinaryIO, path, wanted: Callable, *, warn: bool = True) -> Itera
                 first_line = head.split(b"\n", 1)[0][:100].decode("utf-8", "replace").strip()
                 raise InputError(f"{path}: not a WARC file (first line: {first_line!r})") from None
             if warn:  # e.g. a whole file gzipped as one member; warcio's message names the fix
-                log.warning("%s: stopped at offset %d: %s", path, start, e)
+                log.warning("%s: stopped at offset %d: %s", path, start, e, extra=DAMAGED_INPUT)
             return
         except Exception:  # noqa: BLE001  (warcio raises AttributeError, among others, on a cut-off header)
             return _damaged(path, start, warn)
@@ -120,7 +120,8 @@ def _gzip_members_whole(f: BinaryIO, start: int) -> bool:
 def _damaged(path, offset: int, warn: bool) -> None:
     """Log that the file is damaged (most often cut short) from the record at ``offset`` on."""
     if warn:
-        log.warning("%s: truncated or damaged at offset %d; read the records before it", path, offset)
+        log.warning("%s: truncated or damaged at offset %d; read the records before it", path, offset,
+                    extra=DAMAGED_INPUT)
 
 
 def _is_linkinfo(record) -> bool:

@@ -8,6 +8,7 @@ results, and a task lost with its worker can simply run again.
 """
 from __future__ import annotations
 
+import logging
 import traceback
 from array import array
 from dataclasses import dataclass, field
@@ -22,6 +23,8 @@ from stemmer.layout.learn import AnalyzeParams, SitePage
 from stemmer.layout.model import PatternSet, SitePatterns
 from stemmer.pages import Page
 from stemmer.scale.spill import SiteChunks, read_chunk, read_site
+
+log = logging.getLogger("stemmer")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,8 +94,12 @@ def parse_chunk(site: SiteChunks, number: int, urls: list[str]) -> ParsedChunk |
         outlinks = []
         sample: list = []
         for page in read_chunk(site.chunks[number]):
-            root = parse_html(page.html)
-            blocks = segment(root, with_links=True)
+            try:
+                root = parse_html(page.html)
+                blocks = segment(root, with_links=True)
+            except Exception as exc:  # noqa: BLE001  (skipped as stemmer.analyze skips it)
+                log.warning("%s: skipped, %s: %s", page.id, type(exc).__name__, exc)
+                continue
             if blocks.blocks:
                 keep_sample(sample, page.id, root)
             pages.append((page.id, page.url, page.anchors, blocks.title,
@@ -102,7 +109,7 @@ def parse_chunk(site: SiteChunks, number: int, urls: list[str]) -> ParsedChunk |
                           array("l", [b.anchor_weight for b in blocks.blocks])))
             if page.url:
                 outlinks.append((page.site, page.url, list(blocks.links)))
-        targets = {api._normal_url(u): SimpleNamespace(anchors=[]) for u in urls}
+        targets = {n: SimpleNamespace(anchors=[]) for u in urls if (n := api._normal_url(u))}
         api._add_link_texts({site.site: targets}, outlinks)
         links = {url: t.anchors for url, t in targets.items() if t.anchors}
         # lxml trees do not pickle: the chunk's best candidates travel as page tables
@@ -125,8 +132,8 @@ def site_pages(chunks: list[ParsedChunk]) -> list[SitePage]:
             blocks = tuple(map(Block, (paths[i] for i in idx), texts, weights, anchor_weights))
             page = SitePage(pid, PageBlocks(blocks, title), list(anchors))
             pages.append(page)
-            if url:
-                by_url[api._normal_url(url)] = page
+            if key := api._normal_url(url):
+                by_url[key] = page
     for chunk in chunks:
         for url, texts in chunk.links.items():
             by_url[url].anchors.extend(texts)

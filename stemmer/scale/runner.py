@@ -85,6 +85,7 @@ class SiteDone:
     layouts: int
     covered: int
     path: Path
+    skipped: int = 0  # pages left out because they raised
 
 
 @dataclass(slots=True)
@@ -200,10 +201,11 @@ class _AnalyzeRun:
         if isinstance(result, SiteFailure):
             self.report.failures.append(result)
         else:
+            skipped = result.history[-1].get("skipped", 0) if result.history else 0
             result = carry_over_saved(PatternSet({name: result}), self.output).sites[name]
             path = save_patterns(result, self.output)[0]
             covered = sum(lay.pages for lay in result.layouts)
-            self.report.sites.append(SiteDone(name, site.pages, len(result.layouts), covered, path))
+            self.report.sites.append(SiteDone(name, site.pages, len(result.layouts), covered, path, skipped))
         self.pages_done += site.pages
         if self.progress:
             self.progress(Progress("analyze", len(self.sites), self.report.pages, len(self.done),
@@ -214,7 +216,8 @@ class _AnalyzeRun:
         try:
             start = time.perf_counter()
             pages = site_pages(chunks)
-            learned = stamp(learn_site(site.site, pages, self.params), self.date, pages=len(pages))
+            lost = {"skipped": site.pages - len(pages)} if len(pages) < site.pages else {}
+            learned = stamp(learn_site(site.site, pages, self.params), self.date, pages=len(pages), **lost)
             learned = api.with_site_model(learned, chosen([kv for c in chunks for kv in c.sample]))
             log.debug("%s: learned from %d parsed pages in %.1f s", site.site, len(pages), time.perf_counter() - start)
             return learned
