@@ -177,6 +177,26 @@ class _BadInputs:
         return 1 if self.count else 0
 
 
+class _Losses(logging.Handler):
+    """Counts the pages a run left out and the inputs it read only in part, from the warnings
+    that say so (`stemmer.pages.SKIPPED_PAGE`, `DAMAGED_INPUT`), for the summary and ``--strict``."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.pages = self.inputs = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        lost = getattr(record, "stemmer_lost", None)
+        self.pages += lost == "page"
+        self.inputs += lost == "input"
+
+    def note(self, bad: _BadInputs) -> str:
+        """``, 2 pages skipped, 1 input damaged`` for the summary line; empty when nothing was lost."""
+        inputs = self.inputs + bad.count
+        return "".join((f", {self.pages} page{'s' * (self.pages != 1)} skipped" if self.pages else "",
+                        f", {inputs} input{'s' * (inputs != 1)} damaged" if inputs else ""))
+
+
 def _add_input_options(p) -> None:
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="a wget mirror directory, Webstemmer .zip, .warc[.gz], .jsonl[.gz], an HTML file, "
@@ -235,12 +255,13 @@ def _run_analyze(args) -> int:
         print(f"stemmer: error: {failure.site}: analyze failed: {failure.error}", file=sys.stderr)
         if args.debug and failure.detail:
             print(failure.detail, file=sys.stderr)
+    args.losses.pages += sum(site.skipped for site in report.sites)
     if not args.quiet:
         for site in sorted(report.sites, key=lambda s: s.site):
             print(f"stemmer: analyze: {site.site}: {site.layouts} layouts covering {site.covered} pages",
                   file=sys.stderr)
-        print(f"stemmer: analyze: {report.pages} pages, {len(report.sites)} pattern files in {args.output} "
-              f"({seconds:.1f} s)", file=sys.stderr)
+        print(f"stemmer: analyze: {report.pages} pages{args.losses.note(bad)}, {len(report.sites)} pattern files "
+              f"in {args.output} ({seconds:.1f} s)", file=sys.stderr)
     return 1 if report.failures else bad.status()
 
 
@@ -316,8 +337,8 @@ def _run_extract(args) -> int:
     if not args.quiet:
         share = f" ({matched / progress.n:.0%})" if progress.n else ""
         by_classifier = f", {classified} by the classifier" if classified else ""
-        print(f"stemmer: extract: {progress.n} pages, {matched} matched{share}{by_classifier} in {seconds:.1f} s",
-              file=sys.stderr)
+        print(f"stemmer: extract: {progress.n} pages, {matched} matched{share}{by_classifier}"
+              f"{args.losses.note(bad)} in {seconds:.1f} s", file=sys.stderr)
         for line in drift.lines():
             print(f"stemmer: extract: {line}", file=sys.stderr)
     if args.stats:
@@ -367,6 +388,8 @@ def _run_html2txt(args) -> int:
     bad = _BadInputs(args.debug)
     for page in read_pages(args.inputs, charset=args.charset, on_error=bad):
         print(f"==> {page.url or page.id} <==\n{api.html2txt(page.html)}\n")
+    if (note := args.losses.note(bad)) and not args.quiet:
+        print(f"stemmer: html2txt: {note[2:]}", file=sys.stderr)
     return bad.status()
 
 
@@ -432,7 +455,8 @@ def _run_update(args) -> int:
                   file=sys.stderr)
         done = ("dry run: nothing written" if args.dry_run
                 else f"{len(written)} pattern files written" if written else "nothing changed")
-        print(f"stemmer: update: {progress.n} pages, {done} ({seconds:.1f} s)", file=sys.stderr)
+        print(f"stemmer: update: {progress.n} pages{args.losses.note(bad)}, {done} ({seconds:.1f} s)",
+              file=sys.stderr)
     return bad.status()
 
 
@@ -479,8 +503,8 @@ def _run_report(args) -> int:
     else:
         _write_file(args.output, html)
     if not args.quiet:
-        print(f"stemmer: report: {len(patterns.sites)} sites, {progress.n} pages -> {args.output} "
-              f"({seconds:.1f} s)", file=sys.stderr)
+        print(f"stemmer: report: {len(patterns.sites)} sites, {progress.n} pages{args.losses.note(bad)} "
+              f"-> {args.output} ({seconds:.1f} s)", file=sys.stderr)
     return bad.status()
 
 
@@ -494,6 +518,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-V", "--version", action="version", version=f"stemmer {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
+    parser.add_argument("--strict", dest="no_losses", action="store_true",
+                        help="exit 1 when a page was skipped or an input read only in part (for cron jobs)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     _add_analyze(sub)
@@ -509,12 +535,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     quiet = getattr(args, "quiet", False)
-    logging.basicConfig(
-        level=logging.DEBUG if args.debug else (logging.ERROR if quiet else logging.WARNING),
-        format="stemmer: %(levelname)s: %(message)s",
-    )
+    shown = logging.StreamHandler()
+    shown.setLevel(logging.ERROR if quiet else logging.NOTSET)  # -q hides warnings, which are still counted
+    logging.basicConfig(level=logging.DEBUG if args.debug else logging.WARNING,
+                        format="stemmer: %(levelname)s: %(message)s", handlers=[shown])
+    args.losses = _Losses()
+    logger = logging.getLogger("stemmer")
+    logger.addHandler(args.losses)
     try:
-        return args.run(args)
+        code = args.run(args)
+        return 1 if code == 0 and args.no_losses and (args.losses.pages or args.losses.inputs) else code
     except StemmerError as exc:
         if args.debug:
             raise
@@ -532,6 +562,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"stemmer: error: {exc.filename or ''}{': ' if exc.filename else ''}{exc.strerror or exc}",
               file=sys.stderr)
         return 1
+    finally:
+        logger.removeHandler(args.losses)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -83,3 +83,35 @@ def test_cli_analyze_and_update_with_a_malformed_link(tmp_path, capsys):
     assert (tmp_path / "p" / f"{SITE}.json").exists()
     assert main(["update", str(tmp_path / "p"), str(mirror)]) == 0
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.fixture
+def lossy_crawl(tmp_path, write_warc):
+    """The demo site with an empty and a binary page, and a WARC cut short in its second record."""
+    mirror = tmp_path / "m"
+    for page in demo_pages():
+        path = mirror / page.id
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(page.html)
+    (mirror / SITE / "empty.html").write_bytes(b"")
+    (mirror / SITE / "binary.html").write_bytes(b"%PDF-1.4\n" + bytes(range(256)) * 4)
+    warc = write_warc([(f"http://w.com/{i}", f"<html><body><p>page {i}</p></body></html>") for i in range(3)],
+                      name="cut.warc.gz")
+    data = warc.read_bytes()
+    warc.write_bytes(data[:-40])
+    return [str(mirror), str(warc)]
+
+
+@pytest.mark.parametrize("verb", ["analyze", "extract", "html2txt", "update"])
+def test_summary_counts_skipped_pages_and_damaged_inputs(verb, lossy_crawl, tmp_path, capsys):
+    out = ["-o", str(tmp_path / "out")] if verb in ("analyze", "extract") else []
+    argv = [verb, *([str(tmp_path)] if verb == "update" else []), *lossy_crawl, *out]
+    assert main(argv) == 0
+    [summary] = [line for line in capsys.readouterr().err.splitlines() if "2 pages skipped" in line]
+    assert summary.startswith(f"stemmer: {verb}: ") and "2 pages skipped, 1 input damaged" in summary
+    assert main(["--strict", *argv, "-q"]) == 1
+    assert capsys.readouterr().err == ""
+
+
+def test_strict_run_without_losses_exits_0(tmp_path):
+    assert main(["--strict", "analyze", "-q", str(DEMO), "-o", str(tmp_path / "p")]) == 0

@@ -99,8 +99,8 @@ def _records(f: BinaryIO, path, wanted: Callable, *, warn: bool = True) -> Itera
 def _gzip_members_whole(f: BinaryIO, start: int) -> bool:
     """Whether the gzip members from `start` to the file's end are complete (True if not gzip)."""
     f.seek(start)
-    if f.read(2) != b"\x1f\x8b":
-        return True
+    if (magic := f.read(2)) != b"\x1f\x8b":
+        return magic != b"\x1f"  # a gzip member cut after its first byte
     f.seek(start)
     member, fed = zlib.decompressobj(31), False
     while chunk := f.read(1 << 20):
