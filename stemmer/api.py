@@ -53,7 +53,7 @@ def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
             progress(1)
         site_pages = by_site.setdefault(page.site, [])
         try:
-            root = parse_html(page.html)
+            root = parse_html(page.html, name=page.id)
             blocks = segment(root, with_links=True)
         except Exception as exc:  # noqa: BLE001  (one page must never cost its site)
             skipped[page.site] += 1
@@ -165,9 +165,10 @@ def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: fl
 def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fallback | None) -> Extraction:
     """One page's extraction: by its best layout, else by the fallback."""
     if matcher is None:
-        result = safe_extract(fb, page.id, page.url, page.site, parse_html(page.html), **learned) if fb else None
+        root = parse_html(page.html, name=page.id) if fb else None
+        result = safe_extract(fb, page.id, page.url, page.site, root, **learned) if fb else None
         return result or unmatched(page.id, page.url, page.site)
-    root = parse_html(page.html)
+    root = parse_html(page.html, name=page.id)
     blocks = segment(root)
     match = matcher.match(blocks)
     result = None

@@ -185,7 +185,7 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
             matcher = SiteMatcher(known, threshold=threshold) if known and known.layouts else None
             st = sites[page.site] = _Site(known, matcher, noise=NoiseCounter(page.site))
         try:
-            blocks = segment(parse_html(page.html), with_links=True)
+            blocks = segment(parse_html(page.html, name=page.id), with_links=True)
         except Exception as exc:  # noqa: BLE001  (one page must never cost its site)
             log.warning("%s: skipped, %s: %s", page.id, type(exc).__name__, exc, extra=SKIPPED_PAGE)
             continue

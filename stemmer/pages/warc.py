@@ -50,6 +50,8 @@ def read_warc(path: str | os.PathLike, *, charset: str | None = None) -> Iterato
         for record, body in _records(f, path, _is_html):
             url = record.rec_headers.get_header("WARC-Target-URI")
             if _content_type(record) is None and not _html_like(body):
+                log.warning("%s: %s: skipped, no Content-Type and no <html> at its start", path, url,
+                            extra=SKIPPED_PAGE)
                 continue
             if reason := skip_reason(body):
                 log.warning("%s: %s: skipped, %s", path, url, reason, extra=SKIPPED_PAGE)

@@ -95,7 +95,7 @@ def parse_chunk(site: SiteChunks, number: int, urls: list[str]) -> ParsedChunk |
         sample: list = []
         for page in read_chunk(site.chunks[number]):
             try:
-                root = parse_html(page.html)
+                root = parse_html(page.html, name=page.id)
                 blocks = segment(root, with_links=True)
             except Exception as exc:  # noqa: BLE001  (skipped as stemmer.analyze skips it)
                 log.warning("%s: skipped, %s: %s", page.id, type(exc).__name__, exc)
