@@ -115,3 +115,15 @@ def test_summary_counts_skipped_pages_and_damaged_inputs(verb, lossy_crawl, tmp_
 
 def test_strict_run_without_losses_exits_0(tmp_path):
     assert main(["--strict", "analyze", "-q", str(DEMO), "-o", str(tmp_path / "p")]) == 0
+
+
+def test_nesting_deeper_than_max_depth_is_made_siblings(caplog):
+    from stemmer.blocks import parse_html, segment
+    from stemmer.blocks.parse import MAX_DEPTH
+
+    page = "<html><body>" + "".join(f"<div>t{i} " for i in range(1000)) + "</body></html>"
+    with caplog.at_level(logging.WARNING, logger="stemmer"):
+        blocks = segment(parse_html(page, name="deep.html")).blocks
+    assert [b.text for b in blocks] == [f"t{i}" for i in range(1000)]
+    assert max(len(b.path) for b in blocks) <= MAX_DEPTH
+    assert "deep.html: elements nested deeper than" in caplog.text

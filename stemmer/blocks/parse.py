@@ -7,9 +7,9 @@ from lxml import etree
 
 log = logging.getLogger("stemmer")
 
-# Elements nested deeper than this keep their text but lose their tags. Real pages nest
-# a few dozen deep; Chromium stops nesting at 512, libxml2 without huge_tree at 256. Block
-# paths, and so keys and container tests, stay this short on a page of 20,000 nested divs.
+# Elements nested deeper than this become siblings at this depth, as Chromium's parser does at
+# 512. Real pages nest a few dozen deep; libxml2 without huge_tree stops at 256. Block paths,
+# and so keys and container tests, stay this short on a page of 20,000 nested divs.
 MAX_DEPTH = 256
 _DEEP = "/".join(["*"] * MAX_DEPTH)  # the elements MAX_DEPTH levels below the root
 
@@ -34,6 +34,14 @@ def parse_html(html: str | bytes, *, name: str | None = None):
         return None
     if root is not None and (deep := root.xpath(_DEEP)):
         for el in deep:
-            etree.strip_tags(el, "*")
-        log.warning("%s: elements nested deeper than %d flattened into their text", name or "a page", MAX_DEPTH)
+            _flatten(el)
+        log.warning("%s: elements nested deeper than %d made siblings", name or "a page", MAX_DEPTH)
     return root
+
+
+def _flatten(el) -> None:
+    """Move the elements below `el` up beside it, in document order, each with its own text."""
+    after = el
+    for sub in list(el.iterdescendants()):
+        after.addnext(sub)  # takes its tail along; its children follow it in the next steps
+        after = sub
