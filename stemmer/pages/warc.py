@@ -165,5 +165,5 @@ def _head(f: BinaryIO) -> bytes:
     f.seek(0)
     try:
         return (gzip.GzipFile(fileobj=f) if magic == b"\x1f\x8b" else f).read(200)
-    except (OSError, EOFError):
+    except (OSError, EOFError, zlib.error):
         return b""

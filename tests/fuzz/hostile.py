@@ -63,6 +63,11 @@ def article(rng: random.Random, site: str, i: int) -> str:
 
 # --- mutations of a page's text (str -> str) and bytes (bytes -> bytes) ------------------
 
+def _repeat(unit: str, size: int) -> str:
+    """`unit` repeated to `size` characters."""
+    return (unit * (size // len(unit) + 1))[:size]
+
+
 def deep_nesting(rng, html, scale):
     n = int(rng.choice((300, 3000, 20000)) * scale)
     tag = rng.choice(("div", "b", "table", "li", "section"))
@@ -71,14 +76,14 @@ def deep_nesting(rng, html, scale):
 
 def huge_attribute(rng, html, scale):
     size = int(rng.choice((10_000, 300_000, 2_000_000)) * scale)
-    value = rng.choice(("x", "a b ", "&amp;", "\u00e9")) * (size // 4)
+    value = _repeat(rng.choice(("x", "a b ", "&amp;", "\u00e9")), size)
     attr = rng.choice(("class", "id", "style", "data-x", "title", "href", "alt"))
     return html.replace("<h1>", f'<h1 {attr}="{value}">', 1)
 
 
 def huge_text(rng, html, scale):
     size = int(rng.choice((50_000, 1_000_000, 3_000_000)) * scale)
-    text = rng.choice(("word ", "x", "longword" * 50 + " ", "\u3042", "&lt;")) * (size // 5)
+    text = _repeat(rng.choice(("word ", "x", "longword" * 50 + " ", "\u3042", "&lt;")), size)
     return html.replace("<div class=\"story\">", f"<div class=\"story\"><p>{text}</p>", 1)
 
 
@@ -313,3 +318,22 @@ def mutate_file(rng: random.Random, path: Path) -> str:
         return "flip"
     path.write_bytes(rng.choice((b"", b"\x80\x04\x95", b"PK\x03\x04", b"{", b"null", b"[]", b'{"format": 1}')))
     return "replace"
+
+
+# --- the properties ------------------------------------------------------------------------
+
+def unaccounted(pages: list[HostilePage], path: Path, how: str, said: str, out_ids: set[str]) -> list[HostilePage]:
+    """The pages neither in the output (by id) nor named in what the run said (warnings, errors).
+
+    A reader names a page by its URL (WARC, JSON Lines), ``host/path`` (wget mirror) or
+    ``<timestamp>/host/path`` (zip). A damaged file is not checked page by page: a flipped
+    byte can make a page's record another kind of record (a WARC request, a zip directory).
+    """
+    if how != "none":
+        return []
+    lost = []
+    for page in pages:
+        names = (page.url, f"{page.site}/{page.path}")
+        if not any(n in out_ids or n in said or any(i.endswith(n) for i in out_ids) for n in names):
+            lost.append(page)
+    return lost
