@@ -14,7 +14,7 @@ but no pattern file, or an "analyze failed"), the slowest page's seconds, the sl
 input's seconds per page over all its verbs, and peak memory.
 
     python benchmarks/fuzz.py                 # 10,000 pages, seed 0
-    python benchmarks/fuzz.py --n 500 --seed 3 --json out.json
+    python benchmarks/fuzz.py --n 500 --seed 3 --jobs 2 --json out.json
 
 A benchmark measures; it asserts nothing.
 """
@@ -119,7 +119,7 @@ def one_input(seed: int, number: int, n_pages: int, tmp: str) -> dict:
     said.lines.clear()
     ids = set()
     try:
-        for page in read_pages(path):
+        for page in read_pages(path, on_error=lambda source, exc: said.lines.append(f"error: {exc}")):
             read.setdefault(page.site, []).append(page)
         learned = load_patterns(patterns) if patterns.exists() and any(patterns.glob("*.json")) else None
         stats["sites_lost"] = [site for site in read if learned is None or learned.get(site) is None
@@ -170,6 +170,8 @@ def main_(argv: list[str] | None = None) -> int:
         for done, got in enumerate(pool.imap_unordered(_task, [(*i[:3], tmp) for i in inputs]), 1):
             for key in ("pages", "sites", "lost"):
                 stats[key] += got[key]
+            for tb in got["tracebacks"]:
+                print(tb, file=sys.stderr, flush=True)
             for key in ("tracebacks", "sites_lost", "slowest_pages"):
                 stats[key] += got[key]
             for key in ("lost_kinds", "warnings"):
@@ -185,8 +187,6 @@ def main_(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - start
     peak_mb = stats["peak_mb"]
 
-    for tb in stats["tracebacks"]:
-        print(tb, file=sys.stderr)
     slowest = stats["slowest_pages"][0] if stats["slowest_pages"] else (0.0, "", 0)
     rows = [("pages", stats["pages"]), ("sites", stats["sites"]),
             ("inputs", ", ".join(f"{k} {v}" for k, v in sorted(stats["inputs"].items()))),

@@ -41,6 +41,8 @@ def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
     Returns:
         One `SitePatterns` per site, with its common-noise library and site
         model; sites with no layout of `min_pages` pages get an empty one.
+        A page that makes parsing raise is skipped with a warning, and counted
+        as ``skipped`` in its site's history entry.
     """
     params = params or AnalyzeParams()
     by_site: dict[str, list[SitePage]] = {}
@@ -56,7 +58,7 @@ def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
             root = parse_html(page.html, name=page.id)
             blocks = segment(root, with_links=True)
         except Exception as exc:  # noqa: BLE001  (one page must never cost its site)
-            skipped[page.site] += 1
+            skipped[page.site] += 1  # counted in the site's history: this may run in a worker process
             log.warning("%s: skipped, %s: %s", page.id, type(exc).__name__, exc)
             continue
         if site_model and blocks.blocks:

@@ -22,8 +22,8 @@ def parse_html(html: str | bytes, *, name: str | None = None):
     """Return the root element of `html`, or None when nothing parses.
 
     Text is parsed as UTF-8 bytes so that an XML encoding declaration inside
-    the text cannot conflict with it. Nesting deeper than `MAX_DEPTH` is
-    flattened, with a warning naming the page (`name`).
+    the text cannot conflict with it. Elements nested deeper than `MAX_DEPTH`
+    become siblings, with a warning naming the page (`name`).
     """
     data = html.encode("utf-8", "surrogatepass") if isinstance(html, str) else html
     if not data.strip():
