@@ -2,22 +2,17 @@
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import replace
-from urllib.parse import urldefrag
 
 from stemmer.blocks import parse_html, segment
-from stemmer.classify.features import page_table
 from stemmer.errors import StemmerError
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
-from stemmer.extract.site_model import chosen, keep_sample, train_site_model
-from stemmer.layout.history import check_date, stamp, today
-from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
-from stemmer.layout.model import PatternSet, SitePatterns
+from stemmer.layout.learn import AnalyzeParams
+from stemmer.layout.model import PatternSet
 from stemmer.pages import SKIPPED_PAGE, Page
-from stemmer.urls import join_url, split_url
+from stemmer.site import SiteCollector
+from stemmer.update.history import check_date, today
 
 log = logging.getLogger("stemmer")
 
@@ -45,83 +40,15 @@ def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
         as ``skipped`` in its site's history entry.
     """
     params = params or AnalyzeParams()
-    by_site: dict[str, list[SitePage]] = {}
-    samples: dict[str, list] = {}
-    urls: dict[str, dict[str, SitePage]] = {}
-    outlinks: list[tuple[str, str, list[tuple[str, str]]]] = []
-    skipped: Counter[str] = Counter()
+    date = check_date(date) if date is not None else today()
+    sites: dict[str, SiteCollector] = {}
     for page in pages:
+        if page.site not in sites:
+            sites[page.site] = SiteCollector(page.site, site_model=site_model)
+        sites[page.site].add(page)
         if progress:
             progress(1)
-        site_pages = by_site.setdefault(page.site, [])
-        try:
-            root = parse_html(page.html, name=page.id)
-            blocks = segment(root, with_links=True)
-        except Exception as exc:  # noqa: BLE001  (one page must never cost its site)
-            skipped[page.site] += 1  # counted in the site's history: this may run in a worker process
-            log.warning("%s: skipped, %s: %s", page.id, type(exc).__name__, exc)
-            continue
-        if site_model and blocks.blocks:
-            keep_sample(samples.setdefault(page.site, []), page.id, root)
-        sp = SitePage(page.id, blocks, list(page.anchors))
-        site_pages.append(sp)
-        if url := _normal_url(page.url):
-            urls.setdefault(page.site, {})[url] = sp
-            outlinks.append((page.site, page.url, list(blocks.links)))
-    _add_link_texts(urls, outlinks)
-    date = check_date(date) if date is not None else today()
-    learned = {}
-    for site, sps in sorted(by_site.items()):
-        lost = {"skipped": skipped[site]} if skipped[site] else {}
-        patterns = stamp(learn_site(site, sps, params), date, pages=len(sps), **lost)
-        if site_model:
-            patterns = with_site_model(patterns, [page_table(root) for root in chosen(samples.get(site, []))])
-        learned[site] = patterns
-    return PatternSet(learned)
-
-
-def with_site_model(patterns: SitePatterns, tables: list) -> SitePatterns:
-    """The patterns with the site's block classifier trained on `tables`, if they label enough."""
-    model = train_site_model(patterns, tables)
-    return replace(patterns, model=model) if model is not None else patterns
-
-
-def _normal_url(url: str | None) -> str | None:
-    """The URL without fragment and index file; None for no URL or a malformed one."""
-    if not url or split_url(url) is None:
-        return None
-    url = urldefrag(url)[0]
-    for index in ("index.html", "index.htm"):
-        if url.endswith("/" + index):
-            url = url[: -len(index)]
-    return url
-
-
-def _last_name(url: str) -> str:
-    """The last path segment of a URL or href, without query, fragment and index file."""
-    path = url.split("#", 1)[0].split("?", 1)[0]
-    if "//" in path:
-        parts = split_url(path)
-        path = parts.path if parts else ""
-    for index in ("index.html", "index.htm"):
-        if path.endswith("/" + index):
-            path = path[: -len(index)]
-    return path.rstrip("/").rsplit("/", 1)[-1]
-
-
-def _add_link_texts(urls: dict[str, dict[str, SitePage]], outlinks) -> None:
-    """Give each page the texts of the crawl's links that point to it (for titles)."""
-    names = {site: {_last_name(u) for u in targets} for site, targets in urls.items()}
-    for site, base, links in outlinks:
-        targets = urls.get(site, {})
-        source = _normal_url(base)
-        for href, text in links:
-            if (not text or href.startswith(("#", "javascript:", "mailto:"))
-                    or _last_name(href) not in names[site]):  # cheap test before urljoin
-                continue
-            target = _normal_url(join_url(base, href))
-            if target and target != source and target in targets:
-                targets[target].anchors.append(text)
+    return PatternSet({name: sites[name].learn(params, date) for name in sorted(sites)})
 
 
 def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: float | None = None,

@@ -53,16 +53,16 @@ def test_malformed_base_and_links_in_a_crawled_page():
 
 
 def test_page_that_raises_is_skipped_with_a_warning(monkeypatch, caplog):
-    from stemmer import api
+    from stemmer import site
 
-    segment = api.segment
+    segment = site.segment
 
     def fragile(root, **kw):
         if "sourdough" in stemmer.blocks.parse.etree.tostring(root, encoding="unicode"):
             raise RecursionError("maximum recursion depth exceeded")
         return segment(root, **kw)
 
-    monkeypatch.setattr(api, "segment", fragile)
+    monkeypatch.setattr(site, "segment", fragile)
     pages = demo_pages()
     with caplog.at_level(logging.WARNING, logger="stemmer"):
         learned = analyze(pages, site_model=False).sites[SITE]

@@ -8,8 +8,8 @@ import os
 import zlib
 from collections.abc import Iterator
 
-from stemmer.pages import DAMAGED_INPUT, SKIPPED_PAGE, Page, site_of
 from stemmer.pages.decode import drop_nuls, skip_reason
+from stemmer.pages.page import DAMAGED_INPUT, SKIPPED_PAGE, Page, site_of
 
 log = logging.getLogger("stemmer")
 

@@ -11,7 +11,7 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator
 
 from stemmer.errors import InputError
-from stemmer.pages import SKIPPED_PAGE, Page, site_of
+from stemmer.pages.page import SKIPPED_PAGE, Page, site_of
 from stemmer.pages.decode import MAX_PAGE_BYTES, decode_html, skip_reason
 from stemmer.pages.jsonl import read_jsonl
 from stemmer.pages.warc import read_warc

@@ -8,23 +8,21 @@ results, and a task lost with its worker can simply run again.
 """
 from __future__ import annotations
 
-import logging
 import traceback
 from array import array
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 
 from stemmer import api
-from stemmer.blocks import Block, PageBlocks, parse_html, segment
+from stemmer.blocks import Block, PageBlocks
 from stemmer.classify.features import page_table
 from stemmer.extract import Extraction
-from stemmer.extract.site_model import SAMPLE_PAGES, keep_sample
+from stemmer.extract.site_model import SAMPLE_PAGES
 from stemmer.layout.learn import AnalyzeParams, SitePage
+from stemmer.layout.lazy import LazyPatterns
 from stemmer.layout.model import PatternSet, SitePatterns
 from stemmer.pages import Page
 from stemmer.scale.spill import SiteChunks, read_chunk, read_site
-
-log = logging.getLogger("stemmer")
+from stemmer.site import SiteCollector, collect_site, normal_url
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +49,7 @@ def analyze_site(site: SiteChunks, params: AnalyzeParams, date: str) -> SitePatt
         The site's patterns, or a `SiteFailure` if anything raised.
     """
     try:
-        return api.analyze(read_site(site), params=params, date=date).sites[site.site]
+        return collect_site(site.site, read_site(site)).learn(params, date)
     except Exception as exc:  # a failed site is reported; it must not end the run
         return _failure(site, exc)
 
@@ -70,6 +68,7 @@ class ParsedChunk:
             URL they point to, in page order.
         sample: the chunk's candidates for the site model's sample: (key, page
             table) pairs (`stemmer.extract.site_model.keep_sample`).
+        skipped: the chunk's pages that parsing raised on (skipped with a warning).
     """
 
     site: str
@@ -78,6 +77,7 @@ class ParsedChunk:
     pages: list[tuple]
     links: dict[str, list[str]]
     sample: list = field(default_factory=list)
+    skipped: int = 0
 
 
 def parse_chunk(site: SiteChunks, number: int, urls: list[str]) -> ParsedChunk | SiteFailure:
@@ -91,59 +91,47 @@ def parse_chunk(site: SiteChunks, number: int, urls: list[str]) -> ParsedChunk |
     try:
         paths: dict[tuple[str, ...], int] = {}
         pages = []
-        outlinks = []
-        sample: list = []
+        collector = SiteCollector(site.site)
         for page in read_chunk(site.chunks[number]):
-            try:
-                root = parse_html(page.html, name=page.id)
-                blocks = segment(root, with_links=True)
-            except Exception as exc:  # noqa: BLE001  (skipped as stemmer.analyze skips it)
-                log.warning("%s: skipped, %s: %s", page.id, type(exc).__name__, exc)
-                continue
-            if blocks.blocks:
-                keep_sample(sample, page.id, root)
+            if (kept := collector.add(page)) is None:
+                continue  # parsing it raised: skipped with a warning, counted in the site's history
+            blocks = kept.blocks
             pages.append((page.id, page.url, page.anchors, blocks.title,
                           array("l", [paths.setdefault(b.path, len(paths)) for b in blocks.blocks]),
                           [b.text for b in blocks.blocks],
                           array("l", [b.weight for b in blocks.blocks]),
                           array("l", [b.anchor_weight for b in blocks.blocks])))
-            if page.url:
-                outlinks.append((page.site, page.url, list(blocks.links)))
-        targets = {n: SimpleNamespace(anchors=[]) for u in urls if (n := api._normal_url(u))}
-        api._add_link_texts({site.site: targets}, outlinks)
-        links = {url: t.anchors for url, t in targets.items() if t.anchors}
+        links = collector.link_texts(normal_url(u) for u in urls)
         # lxml trees do not pickle: the chunk's best candidates travel as page tables
-        sample = [(key, page_table(root)) for key, root in sorted(sample, key=lambda kv: kv[0])[:SAMPLE_PAGES]]
-        return ParsedChunk(site.site, number, list(paths), pages, links, sample)
+        sample = [(key, page_table(root)) for key, root in
+                  sorted(collector.sample, key=lambda kv: kv[0])[:SAMPLE_PAGES]]
+        return ParsedChunk(site.site, number, list(paths), pages, links, sample, collector.skipped)
     except Exception as exc:  # reported as the site's failure
         return _failure(site, exc)
 
 
-def site_pages(chunks: list[ParsedChunk]) -> list[SitePage]:
-    """The pages of a big site from its parsed chunks (in chunk order), link texts added.
-
-    The same pages, blocks and anchors, in the same order, as `stemmer.analyze` builds.
-    """
-    pages: list[SitePage] = []
+def learn_chunks(site: str, chunks: list[ParsedChunk], params: AnalyzeParams, date: str) -> SitePatterns:
+    """Learn a big site from its parsed chunks (in chunk order): the patterns `analyze_site` would give."""
+    collector = SiteCollector(site)
     by_url: dict[str, SitePage] = {}
     for chunk in chunks:
         paths = chunk.paths
         for pid, url, anchors, title, idx, texts, weights, anchor_weights in chunk.pages:
             blocks = tuple(map(Block, (paths[i] for i in idx), texts, weights, anchor_weights))
             page = SitePage(pid, PageBlocks(blocks, title), list(anchors))
-            pages.append(page)
-            if key := api._normal_url(url):
+            collector.pages.append(page)
+            if key := normal_url(url):
                 by_url[key] = page
-    for chunk in chunks:
+        collector.sample += chunk.sample
+        collector.skipped += chunk.skipped
+    for chunk in chunks:  # each chunk's links to every page of the site
         for url, texts in chunk.links.items():
             by_url[url].anchors.extend(texts)
-    return pages
+    return collector.learn(params, date)
 
 
 def extract_batch(pages: list[Page], patterns: PatternSet | str, options: dict) -> list[Extraction]:
     """Extract a batch of pages; `patterns` is a pattern set or a directory read lazily."""
-    from stemmer.layout.lazy import LazyPatterns
-
     if isinstance(patterns, str):
         patterns = LazyPatterns(patterns)
     return list(api.extract(pages, patterns, **options))
