@@ -127,3 +127,8 @@ def test_nesting_deeper_than_max_depth_is_made_siblings(caplog):
     assert [b.text for b in blocks] == [f"t{i}" for i in range(1000)]
     assert max(len(b.path) for b in blocks) <= MAX_DEPTH
     assert "deep.html: elements nested deeper than" in caplog.text
+
+
+def test_links_of_a_page_in_a_codec_libxml2_lacks():
+    body = '<meta charset="iso-2022-jp"><a href="/a">日本</a>'.encode("iso2022_jp")
+    assert extract_links(body, "http://h.com/", encoding="iso2022_jp") == [("http://h.com/a", "日本")]

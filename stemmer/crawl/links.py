@@ -59,8 +59,11 @@ def extract_links(body: bytes, base_url: str, *, encoding: str = "utf-8") -> lis
     """
     if not body.strip():
         return []
-    parser = etree.HTMLParser(encoding=encoding, recover=True, no_network=True,
-                              remove_comments=True, remove_pis=True)
+    options = {"recover": True, "no_network": True, "remove_comments": True, "remove_pis": True}
+    try:
+        parser = etree.HTMLParser(encoding=encoding, **options)
+    except LookupError:  # a codec Python has and libxml2 lacks (iso2022_jp): decode here
+        body, parser = body.decode(encoding, "replace").encode("utf-8"), etree.HTMLParser(encoding="utf-8", **options)
     try:
         root = etree.fromstring(body, parser)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError, LookupError):
