@@ -3,20 +3,22 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 
 from stemmer.blocks import parse_html, segment
 from stemmer.errors import StemmerError
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
-from stemmer.layout.learn import AnalyzeParams
+from stemmer.layout.learn import AnalyzeParams, own_titles
 from stemmer.layout.model import Patterns, PatternSet
 from stemmer.pages import SKIPPED_PAGE, Page
 from stemmer.site import SiteCollector
 from stemmer.update.history import check_date, today
 
-log = logging.getLogger("stemmer")
-
 Progress = Callable[[int], None]
+log = logging.getLogger("stemmer")
+# A page with this many letters or more that extract leaves without main text gets a warning.
+EMPTY_WARNING_LETTERS = 200
 
 
 def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
@@ -36,8 +38,6 @@ def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
     Returns:
         One `SitePatterns` per site, with its common-noise library and site
         model; sites with no layout of `min_pages` pages get an empty one.
-        A page that makes parsing raise is skipped with a warning, and counted
-        as ``skipped`` in its site's history entry.
     """
     params = params or AnalyzeParams()
     date = check_date(date) if date is not None else today()
@@ -96,19 +96,30 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
     if matcher is None:
         root = parse_html(page.html, name=page.id) if fb else None
         result = safe_extract(fb, page.id, page.url, page.site, root, **learned) if fb else None
-        return result or unmatched(page.id, page.url, page.site)
+        return _checked(result or unmatched(page.id, page.url, page.site), lambda: segment(root).weight)
     root = parse_html(page.html, name=page.id)
     blocks = segment(root)
     match = matcher.match(blocks)
     result = None
     if match.layout is not None:
         unknown = fb.unknown_rule(root, match.layout, matcher.keymaker, **learned) if fb is not None else None
-        result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown)
+        result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown,
+                              titles=own_titles(root))
         if foreign(result, match, blocks):
-            result = None  # a page of another layout that resembles this one
+            result = None  # a page of another layout that resembles this one, or a layout short of text
     if result is None and fb is not None:
         result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity, **learned)
-    return result or unmatched(page.id, page.url, page.site, match.similarity)
+        if result is not None and match.layout is not None:
+            result = replace(result, pattern=match.layout.id)  # the layout the classifier stood in for
+    return _checked(result or unmatched(page.id, page.url, page.site, match.similarity), lambda: blocks.weight)
+
+
+def _checked(result: Extraction, page_letters: Callable[[], int]) -> Extraction:
+    """The result, after a warning where a page with text came out without main text (method ``none`` says so itself)."""
+    if not result.text and result.method != "none" and (n := page_letters()) >= EMPTY_WARNING_LETTERS:
+        how = f"layout {result.pattern}, {result.method}" if result.pattern else result.method
+        log.warning("%s: no main text found in %d letters of text (%s)", result.id, n, how)
+    return result
 
 
 def html2txt(html: str) -> str:

@@ -62,7 +62,7 @@ class ParsedChunk:
         site: the site.
         number: the chunk's place among the site's chunks.
         paths: the distinct block paths of the chunk.
-        pages: per page ``(id, url, anchors, title, path indexes, texts,
+        pages: per page ``(id, url, anchors, own titles, away texts, title, path indexes, texts,
             weights, anchor weights)``.
         links: texts of the chunk's links to pages of the site, by the normalised
             URL they point to, in page order.
@@ -93,10 +93,10 @@ def parse_chunk(site: SiteChunks, number: int, urls: list[str]) -> ParsedChunk |
         pages = []
         collector = SiteCollector(site.site)
         for page in read_chunk(site.chunks[number]):
-            if (kept := collector.add(page)) is None:
+            if (sp := collector.add(page)) is None:
                 continue  # parsing it raised: skipped with a warning, counted in the site's history
-            blocks = kept.blocks
-            pages.append((page.id, page.url, page.anchors, blocks.title,
+            blocks = sp.blocks
+            pages.append((page.id, page.url, page.anchors, sp.titles, sp.away, blocks.title,
                           array("l", [paths.setdefault(b.path, len(paths)) for b in blocks.blocks]),
                           [b.text for b in blocks.blocks],
                           array("l", [b.weight for b in blocks.blocks]),
@@ -116,9 +116,9 @@ def learn_chunks(site: str, chunks: list[ParsedChunk], params: AnalyzeParams, da
     by_url: dict[str, SitePage] = {}
     for chunk in chunks:
         paths = chunk.paths
-        for pid, url, anchors, title, idx, texts, weights, anchor_weights in chunk.pages:
+        for pid, url, anchors, titles, away, title, idx, texts, weights, anchor_weights in chunk.pages:
             blocks = tuple(map(Block, (paths[i] for i in idx), texts, weights, anchor_weights))
-            page = SitePage(pid, PageBlocks(blocks, title), list(anchors))
+            page = SitePage(pid, PageBlocks(blocks, title), list(anchors), titles, away)
             collector.pages.append(page)
             if key := normal_url(url):
                 by_url[key] = page
