@@ -150,6 +150,8 @@ _HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6 summary dt".split())
 _HEADING_LEVEL = {f"h{n}": n for n in range(1, 7)}
 # A slot of DiffScore below this has the same text on every page.
 SAME_TEXT = 0.05
+# In a layout of fewer pages than this, a DiffScore below the threshold may be chance.
+FEW_PAGES = 10
 # A title slot varies at least this much (dates in titles keep DiffScore low).
 TITLE_MIN_DIFF = 0.2
 # Slots with at least this share of the top MainScore can hold the main text.
@@ -310,7 +312,8 @@ def _fixate_sampled(pages: list[SitePage], page_keys: list[list[str]], members: 
     if sample is None or len(members) <= sample:
         return _fixate([pages[i] for i in members], [page_keys[i] for i in members], keymaker, params, common)
     chosen = [members[k * len(members) // sample] for k in range(sample)]
-    layout = _fixate([pages[i] for i in chosen], [page_keys[i] for i in chosen], keymaker, params, common)
+    layout = _fixate([pages[i] for i in chosen], [page_keys[i] for i in chosen], keymaker, params, common,
+                     size=len(members))
     main = sum(s.main for s in layout.sections if s.role == "main")
     return replace(layout, pages=len(members), score=round(math.log(len(members)) * main, 2),
                    members=tuple(sorted(pages[i].id for i in members)[:5]))
@@ -326,10 +329,11 @@ def _common_texts(pages: list[SitePage]) -> frozenset[int]:
 
 
 def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMaker,
-            params: AnalyzeParams, common: frozenset[int] = frozenset()) -> Layout:
+            params: AnalyzeParams, common: frozenset[int] = frozenset(), size: int = 0) -> Layout:
     """Align one cluster's pages into a layout with scored, labelled sections.
 
-    `common`: the hashes of the texts the site's template repeats (`_common_texts`).
+    `common`: the hashes of the texts the site's template repeats (`_common_texts`);
+    `size`: the cluster's pages when `pages` is a sample of them.
     """
     n = len(pages)
     groups: list[dict[str, list[Block]]] = []
@@ -408,9 +412,13 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
     # its text repeats from page to page ("Introduction", "Links", a date);
     # "Related stories" over a list of links at the end of the body is not.  So
     # is any text there that the rest of the site does not repeat: in a layout
-    # of a few pages (a page and its translation) the code they share is the same by chance.
+    # of a few pages (a page and its translation) the code they share is the same by
+    # chance, and so, more or less, is unlinked text they write on one grid (a
+    # review's scores, install steps); a near-static box with links (related
+    # stories, photo credits) is the template's.
     main_keys = {st[0] for st, role in zip(stats, roles) if role == "main"}
-    own = {st[0] for st, role in zip(stats, roles) if role == "static" and st[1] < SAME_TEXT
+    own = {st[0] for st, role in zip(stats, roles) if role == "static"
+           and (st[1] < SAME_TEXT or (max(n, size) < FEW_PAGES and st[5] == 0))
            and not is_heading(st[0]) and not _recurs(groups, st[0], common)}
     for i, (key, diff, main, rep, share, linked) in enumerate(stats):
         if (roles[i] == "static" and container and i > title_pos and (is_heading(key) or key in own)
