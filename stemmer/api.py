@@ -5,7 +5,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from urllib.parse import urldefrag, urljoin, urlsplit
 
-from stemmer.blocks import parse_html, segment
+from stemmer.blocks import PageBlocks, parse_html, segment
 from stemmer.classify.features import page_table
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
@@ -126,6 +126,19 @@ def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: fl
     Raises:
         ModelError: the fallback's model file is missing or corrupt.
     """
+    for extraction, _ in extract_with_blocks(pages, patterns, threshold=threshold, strict=strict, fallback=fallback,
+                                             with_blocks=False):
+        yield extraction
+
+
+def extract_with_blocks(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: float | None = None,
+                        strict: bool = False, fallback: Fallback | str | None = GENERIC,
+                        with_blocks: bool = True) -> Iterator[tuple[Extraction, PageBlocks | None]]:
+    """`extract`, each record with the page's blocks (`ExtractedBlock.index` points into them).
+
+    The report explains a page block by block from these, without parsing it again.
+    Without `with_blocks`, the second item is None.
+    """
     fb = load_fallback(fallback)
     matchers: dict[str, tuple[SiteMatcher | None, dict]] = {}
     for page in pages:
@@ -136,8 +149,9 @@ def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: fl
                                    {"noise": site.noise, "model": site.model} if site else {})
         matcher, learned = matchers[page.site]
         if matcher is None:
-            result = safe_extract(fb, page.id, page.url, page.site, parse_html(page.html), **learned) if fb else None
-            yield result or unmatched(page.id, page.url, page.site)
+            root = parse_html(page.html) if fb or with_blocks else None
+            result = safe_extract(fb, page.id, page.url, page.site, root, **learned) if fb else None
+            yield result or unmatched(page.id, page.url, page.site), segment(root) if with_blocks else None
             continue
         root = parse_html(page.html)
         blocks = segment(root)
@@ -150,7 +164,7 @@ def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: fl
                 result = None  # a page of another layout that resembles this one
         if result is None and fb is not None:
             result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity, **learned)
-        yield result or unmatched(page.id, page.url, page.site, match.similarity)
+        yield result or unmatched(page.id, page.url, page.site, match.similarity), blocks if with_blocks else None
 
 
 def html2txt(html: str) -> str:
