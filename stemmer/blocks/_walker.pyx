@@ -1,0 +1,346 @@
+# cython: language_level=3
+"""The block walker of `stemmer.blocks.walk`, compiled: it reads lxml's libxml2 nodes directly.
+
+It visits the nodes `etree.iterwalk` visits, reads text, tails and attributes
+as lxml's `.text`, `.tail`, `.get()` and `.itertext()` do, and applies the same
+rules (`stemmer.blocks.block`), so it cuts the same blocks byte for byte,
+without an lxml proxy object per element.  Built where the install has a C
+compiler (setup.py); `stemmer.blocks.segment` falls back to the Python walker.
+"""
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.string cimport strcmp, strlen
+
+from lxml.includes cimport tree
+from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
+cimport lxml.includes.etreepublic as cetree
+
+from stemmer.blocks.block import BLOCK_TAGS, CHOP_TAGS, SKIP_TAGS, Block, block_text, encode, is_hidden, is_pre, letters
+
+cetree.import_lxml__etree()
+
+cdef enum Kind:
+    INLINE = 0
+    BLOCK = 1
+    CHOP = 2
+    SKIP = 3
+    ANCHOR = 4
+
+# The tags with a kind, sorted by their UTF-8 name for a binary search in C;
+# the names are kept alive by _NAMES, the tags as str by _TAGS.
+_KINDS = sorted([(t.encode(), BLOCK) for t in BLOCK_TAGS] + [(t.encode(), CHOP) for t in CHOP_TAGS]
+                + [(t.encode(), SKIP) for t in SKIP_TAGS] + [(b"a", ANCHOR)])
+cdef list _NAMES = [name for name, _ in _KINDS]
+cdef tuple _TAGS = tuple(name.decode() for name, _ in _KINDS)
+cdef int _N = len(_KINDS)
+cdef const char* _NAME_PTRS[128]
+cdef int _KIND_OF[128]
+assert _N <= 128
+for _i, (_, _k) in enumerate(_KINDS):
+    _NAME_PTRS[_i] = <const char*>(<bytes>_NAMES[_i])
+    _KIND_OF[_i] = _k
+
+
+cdef inline int _find(const char* name) noexcept nogil:
+    """The index of `name` among the kinded tags, or -1."""
+    cdef int lo = 0, hi = _N - 1, mid, c
+    while lo <= hi:
+        mid = (lo + hi) >> 1
+        c = strcmp(name, _NAME_PTRS[mid])
+        if c == 0:
+            return mid
+        if c < 0:
+            hi = mid - 1
+        else:
+            lo = mid + 1
+    return -1
+
+
+cdef inline int _kind(xmlNode* node) noexcept nogil:
+    """What the element does to the block being read; an entity reference is skipped."""
+    cdef int i
+    if node.type != tree.XML_ELEMENT_NODE:
+        return SKIP
+    if node.ns is not NULL and node.ns.href is not NULL:
+        return INLINE  # "{namespace}tag": no tag of ours
+    i = _find(<const char*>node.name)
+    return _KIND_OF[i] if i >= 0 else INLINE
+
+
+cdef inline str _utf8(const_xmlChar* s):
+    return PyUnicode_DecodeUTF8(<const char*>s, strlen(<const char*>s), NULL)
+
+
+cdef str _tag(xmlNode* node):
+    """lxml's `.tag` of an element."""
+    cdef int i
+    if node.ns is not NULL and node.ns.href is not NULL:
+        return "{" + _utf8(node.ns.href) + "}" + _utf8(node.name)
+    i = _find(<const char*>node.name)
+    return _TAGS[i] if i >= 0 else _utf8(node.name)
+
+
+cdef inline bint _is_text(xmlNode* node) noexcept nogil:
+    return node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE
+
+
+cdef inline xmlNode* _text_or_skip(xmlNode* node) noexcept nogil:
+    """lxml's _textNodeOrSkip: the node if it is text, past XInclude markers; NULL at anything else."""
+    while node is not NULL:
+        if _is_text(node):
+            return node
+        if node.type == tree.XML_XINCLUDE_START or node.type == tree.XML_XINCLUDE_END:
+            node = node.next
+        else:
+            return NULL
+    return NULL
+
+
+cdef object _collect(xmlNode* node):
+    """lxml's _collectText: the run of text nodes from `node` (`.text` of a parent, `.tail` of a sibling), or None."""
+    cdef xmlNode* first = _text_or_skip(node)
+    cdef xmlNode* cur = first
+    cdef const_xmlChar* text = NULL
+    cdef int count = 0
+    cdef bytes joined
+    while cur is not NULL:
+        if cur.content[0] != 0:
+            text = cur.content
+        count += 1
+        cur = _text_or_skip(cur.next)
+    if text is NULL:
+        return "" if count > 0 else None
+    if count == 1:
+        return _utf8(text)
+    joined = b""
+    cur = first
+    while cur is not NULL:
+        joined += <bytes>(<const char*>cur.content)
+        cur = _text_or_skip(cur.next)
+    return joined.decode("UTF-8")
+
+
+cdef object _attr(xmlNode* node, const char* name):
+    """lxml's `.get(name)` for an attribute without namespace: its value, or None.
+
+    libxml2's own functions are not linked (lxml carries them inside itself), so
+    a value of several nodes is joined here: the HTML parser makes one text node.
+    """
+    cdef xmlAttr* attr = node.properties
+    cdef xmlNode* value
+    cdef bytes joined
+    while attr is not NULL:
+        if attr.ns is NULL and strcmp(<const char*>attr.name, name) == 0:
+            value = attr.children
+            if value is NULL:
+                return ""
+            if value.next is NULL and _is_text(value):
+                return _utf8(value.content)
+            joined = b""
+            while value is not NULL:
+                if _is_text(value):
+                    joined += <bytes>(<const char*>value.content)
+                value = value.next
+            return joined.decode("UTF-8")
+        attr = attr.next
+    return None
+
+
+cdef inline bint _walked(xmlNode* node) noexcept nogil:
+    """Whether iterwalk (events start and end) stops at the node: elements and entity references."""
+    return node.type == tree.XML_ELEMENT_NODE or node.type == tree.XML_ENTITY_REF_NODE
+
+
+cdef inline xmlNode* _next_walked(xmlNode* node) noexcept nogil:
+    while node is not NULL and not _walked(node):
+        node = node.next
+    return node
+
+
+cdef inline bint _in_itertext(xmlNode* node) noexcept nogil:
+    """lxml's _isElement: what itertext visits (elements, comments, PIs, entity references)."""
+    return (node.type == tree.XML_ELEMENT_NODE or node.type == tree.XML_COMMENT_NODE
+            or node.type == tree.XML_ENTITY_REF_NODE or node.type == tree.XML_PI_NODE)
+
+
+cdef inline xmlNode* _next_in_itertext(xmlNode* node) noexcept nogil:
+    while node is not NULL and not _in_itertext(node):
+        node = node.next
+    return node
+
+
+cdef str _itertext(xmlNode* top):
+    """``"".join(el.itertext())``: texts of the subtree and tails inside it, comments' and PIs' tails included."""
+    cdef list parts = []
+    cdef xmlNode* node = top
+    cdef xmlNode* child
+    cdef object piece
+    while True:
+        # `node` starts
+        if node.type == tree.XML_ELEMENT_NODE:
+            piece = _collect(node.children)
+            if piece is not None:
+                parts.append(piece)
+            child = _next_in_itertext(node.children)
+            if child is not NULL:
+                node = child
+                continue
+        elif node.type == tree.XML_ENTITY_REF_NODE:
+            parts.append("&" + _utf8(node.name) + ";")
+        # `node` ends (a comment or PI has one event, which yields its tail too)
+        while True:
+            if node is top:
+                return "".join(parts)
+            piece = _collect(node.next)
+            if piece is not None:
+                parts.append(piece)
+            child = _next_in_itertext(node.next)
+            if child is not NULL:
+                node = child
+                break
+            node = node.parent
+
+
+cdef class _Walk:
+    """The state of one walk: the blocks cut so far and the block being read."""
+
+    cdef list blocks, links, buf, anchor_buf, paths
+    cdef object recorder
+    cdef bint with_links, skip_hidden
+    cdef int in_anchor
+    cdef long hidden_weight
+
+    def __init__(self, bint with_links, bint skip_hidden, recorder):
+        self.blocks, self.links, self.buf, self.anchor_buf, self.paths = [], [], [], [], [()]
+        self.recorder = recorder
+        self.with_links = with_links
+        self.skip_hidden = skip_hidden
+        self.in_anchor = 0
+        self.hidden_weight = 0
+
+    cdef void flush(self, tuple path) except *:
+        """Close the block being read: its text runs since the last block boundary."""
+        cdef str text = block_text(path, self.buf)
+        cdef str anchor = "".join(self.anchor_buf) if self.anchor_buf else ""
+        cdef long weight
+        self.buf = []
+        self.anchor_buf = []
+        if text:
+            weight = letters(text)
+            if weight:
+                self.blocks.append(Block(path, text, weight, letters(anchor) if anchor else 0))
+                if self.recorder is not None:
+                    self.recorder.block()
+
+    cdef void boundary(self) except *:
+        if self.buf:
+            self.flush(<tuple>self.paths[-1])
+        if self.recorder is not None:
+            self.recorder.boundary()
+
+    cdef void read(self, object text) except *:
+        """A text or tail: no block starts with a space."""
+        if text and (self.buf or not (<str>text).isspace()):
+            self.buf.append(text)
+            if self.in_anchor:
+                self.anchor_buf.append(text)
+
+    cdef bint start(self, xmlNode* node) except -1:
+        """The walk enters `node`; False if it skips its subtree."""
+        cdef int kind = _kind(node)
+        cdef object cls = None, ident = None, style, hidden, href
+        cdef bint attrs_read = False
+        cdef str tag = None, enc
+        if kind == SKIP:
+            return False
+        if kind == BLOCK:
+            tag = _tag(node)
+            cls = _attr(node, "class")
+            ident = _attr(node, "id")
+            attrs_read = True
+            enc = encode(tag, cls, ident)
+            if self.skip_hidden:
+                style = _attr(node, "style")
+                hidden = _attr(node, "hidden")
+                if (".hidden" in enc or style or hidden is not None) and is_hidden(enc, style, hidden):
+                    self.hidden_weight += letters(_itertext(node))
+                    return False
+            self.boundary()
+            self.paths.append(<tuple>self.paths[-1] + (enc,))
+        elif kind == CHOP:
+            if node.name[0] == c"b" and is_pre(self.paths[-1]):  # br, not hr
+                self.buf.append("\n")  # a code listing written line by line with <br>
+            else:
+                self.boundary()
+        elif kind == ANCHOR:
+            self.in_anchor += 1
+            if self.with_links:
+                href = _attr(node, "href")
+                if href:
+                    self.links.append((href, " ".join(_itertext(node).split())))
+        if self.recorder is not None:
+            if not attrs_read:
+                tag = _tag(node)
+                cls = _attr(node, "class")
+                ident = _attr(node, "id")
+            self.recorder.open(tag, cls, ident)
+        self.read(_collect(node.children))
+        return True
+
+    cdef void end(self, xmlNode* node, bint entered) except *:
+        """The walk leaves `node` (`entered`: its subtree was walked) and reads its tail."""
+        cdef int kind
+        if entered:
+            kind = _kind(node)
+            if kind == BLOCK:
+                self.boundary()
+                self.paths.pop()
+            elif kind == ANCHOR:
+                self.in_anchor -= 1
+            if self.recorder is not None:
+                self.recorder.close()
+        self.read(_collect(node.next))
+
+
+cdef str _head_title(xmlNode* root):
+    """``root.find("head/title")``'s text, spaces collapsed; "" without one."""
+    cdef xmlNode* head = root.children
+    cdef xmlNode* node
+    while head is not NULL:
+        if head.type == tree.XML_ELEMENT_NODE and head.ns is NULL and strcmp(<const char*>head.name, "head") == 0:
+            node = head.children
+            while node is not NULL:
+                if (node.type == tree.XML_ELEMENT_NODE and node.ns is NULL
+                        and strcmp(<const char*>node.name, "title") == 0):
+                    return " ".join((_collect(node.children) or "").split())
+                node = node.next
+        head = head.next
+    return ""
+
+
+def walk(root, bint with_links, bint skip_hidden, recorder=None):
+    """`stemmer.blocks.walk.walk`, compiled: (blocks, title, links, hidden letters)."""
+    cdef xmlNode* top = (<cetree._Element?>root)._c_node
+    cdef xmlNode* node = top
+    cdef xmlNode* child
+    cdef _Walk w = _Walk(with_links, skip_hidden, recorder)
+    while True:
+        if w.start(node):
+            child = _next_walked(node.children)
+            if child is not NULL:
+                node = child
+                continue
+            w.end(node, True)
+        else:
+            w.end(node, False)
+        # `node` is done: on to its next sibling, or up, closing the parents
+        while True:
+            if node is top:
+                if w.buf:
+                    w.flush(())
+                return w.blocks, _head_title(top), w.links, w.hidden_weight
+            child = _next_walked(node.next)
+            if child is not NULL:
+                node = child
+                break
+            node = node.parent
+            w.end(node, True)
