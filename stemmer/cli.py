@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 from stemmer import __version__, api
+from stemmer.blocks import WALKER
 from stemmer.errors import InputError, StemmerError
 from stemmer.layout.learn import AnalyzeParams
 from stemmer.extract.drift import DriftStats
@@ -492,7 +493,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Learn a website's page layouts from a crawl, then extract the title "
         "and main text of its new pages.",
     )
-    parser.add_argument("-V", "--version", action="version", version=f"stemmer {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"stemmer {__version__} ({WALKER} block walker)")
     parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True

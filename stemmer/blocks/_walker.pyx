@@ -7,14 +7,15 @@ rules (`stemmer.blocks.block`), so it cuts the same blocks byte for byte,
 without an lxml proxy object per element.  Built where the install has a C
 compiler (setup.py); `stemmer.blocks.segment` falls back to the Python walker.
 """
-from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.string cimport strcmp, strlen
+from cpython.unicode cimport Py_UNICODE_ISALNUM, PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
+from libc.stdlib cimport free, realloc
+from libc.string cimport memcpy, strcmp, strlen
 
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
 cimport lxml.includes.etreepublic as cetree
 
-from stemmer.blocks.block import BLOCK_TAGS, CHOP_TAGS, SKIP_TAGS, Block, block_text, encode, is_hidden, is_pre, letters
+from stemmer.blocks.block import BLOCK_TAGS, CHOP_TAGS, CJK_WEIGHT, SKIP_TAGS, Block, block_text, encode, is_hidden
 
 cetree.import_lxml__etree()
 
@@ -200,49 +201,195 @@ cdef str _itertext(xmlNode* top):
             node = node.parent
 
 
-cdef class _Walk:
-    """The state of one walk: the blocks cut so far and the block being read."""
+cdef struct Buf:
+    char* data
+    Py_ssize_t len
+    Py_ssize_t cap
 
-    cdef list blocks, links, buf, anchor_buf, paths
+
+cdef int _add(Buf* buf, const char* text, Py_ssize_t n) except -1:
+    cdef Py_ssize_t cap
+    cdef char* data
+    if buf.len + n > buf.cap:
+        cap = max(2 * buf.cap, buf.len + n, 1024)
+        data = <char*>realloc(buf.data, cap)
+        if data is NULL:
+            raise MemoryError()
+        buf.data, buf.cap = data, cap
+    memcpy(buf.data + buf.len, text, n)
+    buf.len += n
+    return 0
+
+
+cdef inline bint _ascii_space(unsigned char c) noexcept nogil:
+    """`str.isspace` of an ASCII character (the separators 0x1c-0x1f count)."""
+    return c == 32 or 9 <= c <= 13 or 28 <= c <= 31
+
+
+cdef inline bint _ascii_alnum(unsigned char c) noexcept nogil:
+    return (48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122)
+
+
+cdef bint _ascii(const char* data, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if <unsigned char>data[i] >= 128:
+            return False
+    return True
+
+
+cdef Py_ssize_t _alnum(const char* data, Py_ssize_t n) noexcept nogil:
+    """`letters` of ASCII text: its letters and digits."""
+    cdef Py_ssize_t i, k = 0
+    for i in range(n):
+        if _ascii_alnum(<unsigned char>data[i]):
+            k += 1
+    return k
+
+
+cdef str _collapsed(const char* data, Py_ssize_t n, char* out):
+    """``" ".join(text.split())`` of ASCII text, written through `out` (n bytes)."""
+    cdef Py_ssize_t i, k = 0
+    cdef bint gap = False
+    for i in range(n):
+        if _ascii_space(<unsigned char>data[i]):
+            gap = k > 0
+        else:
+            if gap:
+                out[k] = 32
+                k += 1
+                gap = False
+            out[k] = data[i]
+            k += 1
+    return PyUnicode_DecodeASCII(out, k, NULL)
+
+
+cdef Py_ssize_t _letters(str text):
+    """`stemmer.blocks.block.letters`, one pass: alphanumerics (``\\w`` but ``_``), a CJK character weighing 3."""
+    cdef Py_UCS4 c
+    cdef Py_ssize_t n = 0, wide = 0, cjk = 0
+    for c in text:
+        if c < 128:
+            if _ascii_alnum(<unsigned char>c):
+                n += 1
+        else:
+            if Py_UNICODE_ISALNUM(c):
+                wide += 1
+            if (0x3040 <= c <= 0x30ff or 0x3400 <= c <= 0x4dbf or 0x4e00 <= c <= 0x9fff
+                    or 0xac00 <= c <= 0xd7af or 0xf900 <= c <= 0xfaff):
+                cjk += 1
+    if wide:
+        n += wide + (CJK_WEIGHT - 1) * cjk
+    return n
+
+
+cdef inline bint _is_pre(tuple path):
+    """`stemmer.blocks.block.is_pre`."""
+    cdef str last
+    if not path:
+        return False
+    last = <str>path[len(path) - 1]
+    return last.startswith("pre") and (len(last) == 3 or last[3] == "." or last[3] == "#")
+
+
+cdef dict _ENCODINGS = {}  # (tag, class, id) -> encoding: a site repeats its few many times
+
+
+cdef class _Walk:
+    """The state of one walk: the blocks cut so far and the block being read (UTF-8 bytes, as libxml2 holds it)."""
+
+    cdef list blocks, links, paths
+    cdef Buf buf, anchor, scratch
     cdef object recorder
     cdef bint with_links, skip_hidden
     cdef int in_anchor
     cdef long hidden_weight
 
     def __init__(self, bint with_links, bint skip_hidden, recorder):
-        self.blocks, self.links, self.buf, self.anchor_buf, self.paths = [], [], [], [], [()]
+        self.blocks, self.links, self.paths = [], [], [()]
         self.recorder = recorder
         self.with_links = with_links
         self.skip_hidden = skip_hidden
         self.in_anchor = 0
         self.hidden_weight = 0
 
-    cdef void flush(self, tuple path) except *:
-        """Close the block being read: its text runs since the last block boundary."""
-        cdef str text = block_text(path, self.buf)
-        cdef str anchor = "".join(self.anchor_buf) if self.anchor_buf else ""
-        cdef long weight
-        self.buf = []
-        self.anchor_buf = []
-        if text:
-            weight = letters(text)
-            if weight:
-                self.blocks.append(Block(path, text, weight, letters(anchor) if anchor else 0))
-                if self.recorder is not None:
-                    self.recorder.block()
+    def __dealloc__(self):
+        free(self.buf.data)
+        free(self.anchor.data)
+        free(self.scratch.data)
 
-    cdef void boundary(self) except *:
-        if self.buf:
-            self.flush(<tuple>self.paths[-1])
+    cdef int flush(self, tuple path) except -1:
+        """Close the block being read: its text runs since the last block boundary."""
+        cdef str text
+        cdef object weight, anchor_weight = 0
+        if not _is_pre(path) and _ascii(self.buf.data, self.buf.len):
+            self.scratch.len = 0
+            _add(&self.scratch, self.buf.data, self.buf.len)  # room for the collapsed text
+            text = _collapsed(self.buf.data, self.buf.len, self.scratch.data)
+            weight = _alnum(self.buf.data, self.buf.len)
+        elif not _is_pre(path):
+            text = " ".join(PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL).split())
+            weight = _letters(text)
+        else:
+            text = block_text(path, [PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL)])
+            weight = _letters(text)
+        if self.anchor.len:
+            if _ascii(self.anchor.data, self.anchor.len):
+                anchor_weight = _alnum(self.anchor.data, self.anchor.len)
+            else:
+                anchor_weight = _letters(PyUnicode_DecodeUTF8(self.anchor.data, self.anchor.len, NULL))
+        self.buf.len = 0
+        self.anchor.len = 0
+        if text and weight:
+            self.blocks.append(Block(path, text, weight, anchor_weight))
+            if self.recorder is not None:
+                self.recorder.block()
+        return 0
+
+    cdef int boundary(self) except -1:
+        if self.buf.len:
+            self.flush(<tuple>self.paths[len(self.paths) - 1])
         if self.recorder is not None:
             self.recorder.boundary()
+        return 0
 
-    cdef void read(self, object text) except *:
-        """A text or tail: no block starts with a space."""
-        if text and (self.buf or not (<str>text).isspace()):
-            self.buf.append(text)
+    cdef int read(self, xmlNode* first) except -1:
+        """A text or tail (the run of text nodes from `first`): no block starts with a space."""
+        cdef xmlNode* node = _text_or_skip(first)
+        cdef xmlNode* cur
+        cdef const unsigned char* c
+        cdef bint empty = True, space = True
+        cdef Py_ssize_t n
+        if node is NULL:
+            return 0
+        cur = node
+        while cur is not NULL:
+            c = <const unsigned char*>cur.content
+            while c[0] != 0:
+                empty = False
+                if c[0] >= 128:
+                    space = False  # decided below, by Python's isspace
+                    break
+                if not _ascii_space(c[0]):
+                    return self._append(node, False)
+                c += 1
+            cur = _text_or_skip(cur.next)
+        if empty:
+            return 0  # "" is no text
+        if self.buf.len == 0:
+            if space or (<str>_collect(node)).isspace():
+                return 0
+        return self._append(node, False)
+
+    cdef int _append(self, xmlNode* node, bint unused) except -1:
+        cdef Py_ssize_t n
+        while node is not NULL:
+            n = strlen(<const char*>node.content)
+            _add(&self.buf, <const char*>node.content, n)
             if self.in_anchor:
-                self.anchor_buf.append(text)
+                _add(&self.anchor, <const char*>node.content, n)
+            node = _text_or_skip(node.next)
+        return 0
 
     cdef bint start(self, xmlNode* node) except -1:
         """The walk enters `node`; False if it skips its subtree."""
@@ -250,6 +397,7 @@ cdef class _Walk:
         cdef object cls = None, ident = None, style, hidden, href
         cdef bint attrs_read = False
         cdef str tag = None, enc
+        cdef tuple key
         if kind == SKIP:
             return False
         if kind == BLOCK:
@@ -257,18 +405,23 @@ cdef class _Walk:
             cls = _attr(node, "class")
             ident = _attr(node, "id")
             attrs_read = True
-            enc = encode(tag, cls, ident)
+            key = (tag, cls, ident)
+            enc = _ENCODINGS.get(key)
+            if enc is None:
+                if len(_ENCODINGS) > 100_000:
+                    _ENCODINGS.clear()
+                enc = _ENCODINGS[key] = encode(tag, cls, ident)
             if self.skip_hidden:
                 style = _attr(node, "style")
                 hidden = _attr(node, "hidden")
                 if (".hidden" in enc or style or hidden is not None) and is_hidden(enc, style, hidden):
-                    self.hidden_weight += letters(_itertext(node))
+                    self.hidden_weight += _letters(_itertext(node))
                     return False
             self.boundary()
-            self.paths.append(<tuple>self.paths[-1] + (enc,))
+            self.paths.append(<tuple>self.paths[len(self.paths) - 1] + (enc,))
         elif kind == CHOP:
-            if node.name[0] == c"b" and is_pre(self.paths[-1]):  # br, not hr
-                self.buf.append("\n")  # a code listing written line by line with <br>
+            if node.name[0] == c"b" and _is_pre(<tuple>self.paths[len(self.paths) - 1]):  # br, not hr
+                _add(&self.buf, "\n", 1)  # a code listing written line by line with <br>
             else:
                 self.boundary()
         elif kind == ANCHOR:
@@ -283,10 +436,10 @@ cdef class _Walk:
                 cls = _attr(node, "class")
                 ident = _attr(node, "id")
             self.recorder.open(tag, cls, ident)
-        self.read(_collect(node.children))
+        self.read(node.children)
         return True
 
-    cdef void end(self, xmlNode* node, bint entered) except *:
+    cdef int end(self, xmlNode* node, bint entered) except -1:
         """The walk leaves `node` (`entered`: its subtree was walked) and reads its tail."""
         cdef int kind
         if entered:
@@ -298,7 +451,8 @@ cdef class _Walk:
                 self.in_anchor -= 1
             if self.recorder is not None:
                 self.recorder.close()
-        self.read(_collect(node.next))
+        self.read(node.next)
+        return 0
 
 
 cdef str _head_title(xmlNode* root):
@@ -335,7 +489,7 @@ def walk(root, bint with_links, bint skip_hidden, recorder=None):
         # `node` is done: on to its next sibling, or up, closing the parents
         while True:
             if node is top:
-                if w.buf:
+                if w.buf.len:
                     w.flush(())
                 return w.blocks, _head_title(top), w.links, w.hidden_weight
             child = _next_walked(node.next)
