@@ -14,13 +14,15 @@ def extensions() -> list:
     except ImportError as exc:
         print(f"stemmer: not building the compiled block walker ({exc}); the Python walker will be used")
         return []
-    ext = Extension("stemmer.blocks._walker", ["stemmer/blocks/_walker.pyx"],
-                    include_dirs=lxml.get_include(), optional=True)  # optional: a failed compile is a warning
+    ext = Extension("stemmer.blocks._walker", ["stemmer/blocks/_walker.pyx"], include_dirs=lxml.get_include())
     try:
-        return cythonize([ext], language_level=3, quiet=True)
+        built = cythonize([ext], language_level=3, quiet=True)
     except Exception as exc:  # noqa: BLE001 -- whatever stops Cython, the install goes on
         print(f"stemmer: not building the compiled block walker ({exc}); the Python walker will be used")
         return []
+    for ext in built:
+        ext.optional = True  # a failed compile is a warning (cythonize does not carry the flag over)
+    return built
 
 
 setup(ext_modules=extensions())
