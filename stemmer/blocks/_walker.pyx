@@ -26,34 +26,39 @@ cdef enum Kind:
     SKIP = 3
     ANCHOR = 4
 
-# The tags with a kind, sorted by their UTF-8 name for a binary search in C;
+# The tags with a kind, found in C by a small hash (first letter, length) and one strcmp;
 # the names are kept alive by _NAMES, the tags as str by _TAGS.
-_KINDS = sorted([(t.encode(), BLOCK) for t in BLOCK_TAGS] + [(t.encode(), CHOP) for t in CHOP_TAGS]
-                + [(t.encode(), SKIP) for t in SKIP_TAGS] + [(b"a", ANCHOR)])
+_KINDS = [(t.encode(), BLOCK) for t in BLOCK_TAGS] + [(t.encode(), CHOP) for t in CHOP_TAGS] \
+    + [(t.encode(), SKIP) for t in SKIP_TAGS] + [(b"a", ANCHOR)]
 cdef list _NAMES = [name for name, _ in _KINDS]
 cdef tuple _TAGS = tuple(name.decode() for name, _ in _KINDS)
-cdef int _N = len(_KINDS)
 cdef const char* _NAME_PTRS[128]
 cdef int _KIND_OF[128]
-assert _N <= 128
+cdef int _NEXT[128]  # the next tag in the same bucket, or -1
+cdef int _BUCKET[512]  # the first tag of each bucket, or -1
+assert len(_KINDS) <= 128
+
+
+cdef inline int _bucket(const char* name) noexcept nogil:
+    cdef size_t n = strlen(name)
+    return ((<unsigned char>name[0] & 31) << 4) | (n if n < 15 else 15)
+
+
+for _i in range(512):
+    _BUCKET[_i] = -1
 for _i, (_, _k) in enumerate(_KINDS):
     _NAME_PTRS[_i] = <const char*>(<bytes>_NAMES[_i])
     _KIND_OF[_i] = _k
+    _NEXT[_i] = _BUCKET[_bucket(_NAME_PTRS[_i])]
+    _BUCKET[_bucket(_NAME_PTRS[_i])] = _i
 
 
 cdef inline int _find(const char* name) noexcept nogil:
     """The index of `name` among the kinded tags, or -1."""
-    cdef int lo = 0, hi = _N - 1, mid, c
-    while lo <= hi:
-        mid = (lo + hi) >> 1
-        c = strcmp(name, _NAME_PTRS[mid])
-        if c == 0:
-            return mid
-        if c < 0:
-            hi = mid - 1
-        else:
-            lo = mid + 1
-    return -1
+    cdef int i = _BUCKET[_bucket(name)]
+    while i >= 0 and strcmp(name, _NAME_PTRS[i]) != 0:
+        i = _NEXT[i]
+    return i
 
 
 cdef inline int _kind(xmlNode* node) noexcept nogil:

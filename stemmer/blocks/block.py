@@ -60,7 +60,18 @@ class Block:
 
     @property
     def tag(self) -> str:
-        return self.path[-1].split(".", 1)[0].split("#", 1)[0] if self.path else ""
+        if not self.path:
+            return ""
+        enc = self.path[-1]
+        tag = _TAG_OF.get(enc)
+        if tag is None:
+            if len(_TAG_OF) > 100_000:
+                _TAG_OF.clear()
+            tag = _TAG_OF[enc] = enc.split(".", 1)[0].split("#", 1)[0]
+        return tag
+
+
+_TAG_OF: dict[str, str] = {}  # encoding -> its tag: extract asks each kept block's tag
 
 
 @dataclass(frozen=True, slots=True)

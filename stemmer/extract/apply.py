@@ -129,7 +129,7 @@ def foreign(extraction: Extraction, match: Match, page: PageBlocks) -> bool:
     found = 0
     for b in extraction.blocks:
         if b.role == "main":
-            found += letters(b.text)
+            found += page.blocks[b.index].weight if b.index >= 0 else letters(b.text)
             if found >= enough and found:
                 return False
     if not found:
