@@ -9,9 +9,10 @@ patterns learned, every model loaded by a warm-up page):
 - extract as shipped (unmatched pages go to the block classifier);
 - trafilatura's text extraction (as ../shared/tools/baseline.py calls it).
 
-Each is timed `--repeat` times and its best run kept (the machine is
-shared: the best run is the least disturbed).  Both walkers must
-give the same extractions.
+Times are CPU seconds of this process (`time.process_time`): on a shared
+machine the wall clock counts the other processes' turns too.  The runs are
+interleaved, `--repeat` rounds, and each one's best round kept.  Both
+walkers must give the same extractions.
 
     python benchmarks/speed.py                       # jekyll_sites + web_sites
     python benchmarks/speed.py --sets jekyll_sites   # any sets of ../shared/data
@@ -50,9 +51,9 @@ def split_set(name: str, work: Path) -> tuple[list[Page], list[Page]]:
 
 
 def timed(run) -> float:
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     run()
-    return time.perf_counter() - t0
+    return time.process_time() - t0
 
 
 def main() -> None:
@@ -95,7 +96,10 @@ def main() -> None:
 
     list(extract(test[:1], patterns))  # warm-up: the generic classifier loads here, not in a timed run
     trafilatura.extract(test[0].html)
-    times = {name: min(timed(run) for _ in range(args.repeat)) for name, run in runs.items()}
+    times = {name: float("inf") for name in runs}
+    for _ in range(args.repeat):
+        for name, run in runs.items():
+            times[name] = min(times[name], timed(run))
     segment_module.WALKER = best
     if len(WALKERS) > 1:
         same = out[("python", None)] == out[("compiled", None)]
@@ -103,10 +107,10 @@ def main() -> None:
 
     parse_pps = len(test) / times["lxml parse (bare)"]
     traf_pps = len(test) / times["trafilatura extract (text)"]
-    print(f"\n{'':44} {'pages/s':>9} {'x parse':>8} {'x trafilatura':>14}")
+    print(f"\n{'':44} {'pages/CPU-s':>11} {'x parse':>8} {'x trafilatura':>14}")
     for name, s in times.items():
         pps = len(test) / s
-        print(f"{name:44} {pps:9.0f} {pps / parse_pps:8.2f} {pps / traf_pps:14.1f}")
+        print(f"{name:44} {pps:11.0f} {pps / parse_pps:8.2f} {pps / traf_pps:14.1f}")
 
 
 if __name__ == "__main__":

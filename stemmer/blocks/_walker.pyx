@@ -364,7 +364,6 @@ cdef class _Walk:
         cdef xmlNode* cur
         cdef const unsigned char* c
         cdef bint empty = True, space = True
-        cdef Py_ssize_t n
         if node is NULL:
             return 0
         cur = node
@@ -376,7 +375,7 @@ cdef class _Walk:
                     space = False  # decided below, by Python's isspace
                     break
                 if not _ascii_space(c[0]):
-                    return self._append(node, False)
+                    return self._append(node)
                 c += 1
             cur = _text_or_skip(cur.next)
         if empty:
@@ -384,9 +383,10 @@ cdef class _Walk:
         if self.buf.len == 0:
             if space or (<str>_collect(node)).isspace():
                 return 0
-        return self._append(node, False)
+        return self._append(node)
 
-    cdef int _append(self, xmlNode* node, bint unused) except -1:
+    cdef int _append(self, xmlNode* node) except -1:
+        """Add the run of text nodes from `node` to the block (and to its link text inside a link)."""
         cdef Py_ssize_t n
         while node is not NULL:
             n = strlen(<const char*>node.content)

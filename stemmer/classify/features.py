@@ -2,10 +2,10 @@
 
 `page_table` is `stemmer.blocks.segment`'s walk with a recorder: the same
 blocks, and for each what the layout blocks drop: its links and images, and
-the DOM elements around it.  `Featurizer` turns a
-page table into one row of numbers per block; its feature groups can be
-switched on and off (`GROUPS`), and its vocabularies (ancestor tags, class and
-id words) are learned from training pages and saved with the model.
+the DOM elements around it.  `Featurizer` turns a page table into one row of
+numbers per block; its feature groups can be switched on and off (`GROUPS`),
+and its vocabularies (ancestor tags, class and id words) are learned from
+training pages and saved with the model.
 
 Ratios follow the template+SVM paper (seed 001): R1 text share of the page,
 R2 link-text share, R3 link-count share, R4 image share, R5 link density,
