@@ -1,3 +1,4 @@
+import io
 import json
 import logging
 import shutil
@@ -8,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import stemmer
-from stemmer.cli import main
+from stemmer.cli import build_parser, main
 
 DEMO = Path(stemmer.__file__).parent / "demo" / "site"
 SITE = "demo.stemmer.test"
@@ -63,8 +64,8 @@ def test_analyze_writes_the_site_pattern_file(capsys, tmp_path):
     assert sorted(p.name for p in (tmp_path / "p").iterdir()) == [
         f"{SITE}.json", f"{SITE}.model.json", f"{SITE}.model.npz", f"{SITE}.noise.json"]
     assert json.loads((tmp_path / "p" / f"{SITE}.json").read_text())["site"] == SITE
-    assert f"{DEMO_PAGES} pages, 1 pattern files" in err
-    assert "layouts covering" in err
+    assert f"{DEMO_PAGES} pages, 1 pattern file in" in err
+    assert f"{SITE}: 3 layouts learned from 38 of its {DEMO_PAGES} pages" in err
 
 
 def test_analyze_quiet_prints_nothing(capsys, tmp_path):
@@ -126,10 +127,11 @@ def test_extract_webstemmer_format_marks_matched_and_unmatched(capsys, patterns)
 
 def test_extract_strict_and_threshold_options(capsys, patterns):
     _, loose, _ = run(capsys, "extract", "-q", "-p", patterns, "--threshold", "0", DEMO)
-    _, strict, _ = run(capsys, "extract", "-q", "-p", patterns, "--threshold", "1.01", DEMO)
+    _, strict, _ = run(capsys, "extract", "-q", "-p", patterns, "--threshold", "1", DEMO)
     unmatched = {r["id"] for r in map(json.loads, loose.splitlines()) if not r["matched"]}
     assert unmatched == {"demo.stemmer.test/about.html"}  # like no layout, though similar to some
-    assert not any(json.loads(line)["matched"] for line in strict.splitlines())
+    matched = [r for r in map(json.loads, strict.splitlines()) if r["matched"]]
+    assert len(matched) < DEMO_PAGES - 1 and all(r["similarity"] == 1.0 for r in matched)
     code, _, _ = run(capsys, "extract", "-q", "-p", patterns, "--strict", DEMO)
     assert code == 0
 
@@ -202,10 +204,23 @@ def test_output_into_a_missing_directory_names_the_output(capsys, patterns, tmp_
     assert_fails(capsys, "extract", "-p", patterns, ARTICLE, "-o", target, mentions=(str(target),))
 
 
-def test_input_without_html_pages(capsys, tmp_path):
+@pytest.mark.parametrize("verb", ["analyze", "extract", "html2txt", "update"])
+def test_input_without_html_pages(capsys, tmp_path, verb):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "notes.txt").write_text("not a page")
-    assert_fails(capsys, "analyze", tmp_path / "in", "-o", tmp_path / "p", mentions=("no readable HTML pages",))
+    args = {"analyze": ["-o", tmp_path / "p"], "extract": ["-o", tmp_path / "out.jsonl"]}.get(verb, [])
+    before = [tmp_path / "p"] if verb == "update" else []  # update: an empty pattern directory first
+    for d in before:
+        d.mkdir()
+    assert_fails(capsys, verb, *before, tmp_path / "in", *args,
+                 mentions=(f"no readable HTML pages in {tmp_path / 'in'}",))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in"] + (["p"] if verb == "update" else [])
+
+
+@pytest.mark.parametrize("verb", ["extract", "html2txt"])
+def test_empty_stdin_is_an_error(capsys, monkeypatch, verb):
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert_fails(capsys, verb, "-", mentions=("no readable HTML pages in the file names on stdin",))
 
 
 def test_truncated_zip(capsys, tmp_path, write_zip, html):
@@ -303,3 +318,41 @@ def test_an_unreadable_input_among_good_ones_keeps_their_output(capsys, patterns
     assert len(target.read_text(encoding="utf-8").splitlines()) == 1
     err = capsys.readouterr().err
     assert "cut.zip" in err and "Traceback" not in err
+
+
+def test_the_progress_line_shows_a_new_stage_at_once(capsys):
+    from stemmer.cli import _SiteProgress
+    from stemmer.scale import Progress
+
+    progress = _SiteProgress("analyze", quiet=False)
+    progress.live = True  # as on a terminal
+    progress(Progress("read", 1, 41))
+    progress(Progress("analyze", 1, 41))  # within the 0.2 s a redraw waits otherwise
+    err = capsys.readouterr().err
+    assert "reading: 41 pages, 1 site" in err and "learning: 0/1 site done, 0/41 pages" in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["extract", "--threshold", "7"], "argument --threshold: expected a number from 0 to 1, got 7"),
+    (["analyze", "-t", "nan"], "argument -t/--cluster-threshold: expected a number from 0 to 1, got nan"),
+    (["analyze", "--min-pages", "0"], "argument --min-pages: expected a whole number of at least 1, got 0"),
+    (["update", "p", "--stale-after", "-1"], "argument --stale-after: expected a whole number of at least 0, got -1"),
+    (["report", "p", "-n", "x"], "argument -n/--pages-per-layout: expected a whole number of at least 0, got x"),
+    (["crawl", "http://a.org/", "-o", "x.warc.gz", "--timeout", "0"], "expected a number above 0, got 0"),
+])
+def test_out_of_range_values_are_usage_errors(capsys, argv, message):
+    with pytest.raises(SystemExit) as exc:
+        main([*argv, *(["in.html"] if argv[0] in ("extract", "analyze", "update") else [])])
+    assert exc.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_a_flag_letter_means_one_thing_in_every_verb():
+    parser = build_parser()
+    verbs = parser._subparsers._group_actions[0].choices  # the subcommands' parsers
+    meaning: dict[str, set[str]] = {}
+    for verb in verbs.values():
+        for action in verb._actions:
+            for flag in action.option_strings:
+                if len(flag) == 2:
+                    meaning.setdefault(flag, set()).add(action.dest)
+    assert {flag: dests for flag, dests in meaning.items() if len(dests) > 1} == {}

@@ -448,7 +448,7 @@ class BlockClassifier:
             The two paths.
         """
         self._check_fitted()
-        from stemmer import __version__
+        from stemmer.version import __version__
 
         base = Path(path)
         base = base.with_suffix("") if base.suffix in (".json", ".npz") else base

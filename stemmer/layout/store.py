@@ -7,19 +7,29 @@ model, `BlockClassifier.save`).  Both are optional; one that cannot be read
 costs a warning, never the patterns.
 
 Also reads the original Webstemmer's ``.pat`` files (Python-literal tuples).
+
+`load_patterns` reads every file of a directory up front: fine for a few sites,
+slow and memory-hungry for the thousands of files of a crawl of many sites.
+`LazyPatterns` answers `get(site)` like a `PatternSet`, reading the site's file
+the first time the site is asked for; `open_patterns` picks one or the other.
 """
 from __future__ import annotations
 
 import ast
 import json
 import logging
-import shutil
+import os
 import re
+import shutil
+from collections import OrderedDict
 from pathlib import Path
 
 from stemmer.errors import PatternFileError
-from stemmer.files import write_atomic
-from stemmer.layout.model import ROLES, Layout, PatternSet, Section, SitePatterns
+from stemmer.files import read_json, write_atomic
+from stemmer.layout.model import ROLES, Layout, Patterns, PatternSet, Section, SitePatterns
+from stemmer.layout.noise import load_noise
+from stemmer.layout.pins import carry_over
+from stemmer.version import __version__
 
 log = logging.getLogger("stemmer")
 
@@ -28,6 +38,10 @@ VERSION = 1
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 NOISE_SUFFIX = ".noise.json"
 MODEL_SUFFIX = ".model.json"
+# Where analyze writes and extract looks when given no patterns.
+DEFAULT_DIRECTORY = "patterns"
+# Sites a `LazyPatterns` keeps in memory; a pattern file is some 10-50 kB as objects.
+CACHE_SITES = 1000
 
 
 def site_filename(site: str) -> str:
@@ -47,8 +61,6 @@ def sidecar(pattern_file: Path, suffix: str) -> Path:
 
 def to_json(patterns: SitePatterns) -> dict:
     """The JSON document of one site's patterns (deterministic: sorted keys, fixed order)."""
-    from stemmer import __version__
-
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -83,8 +95,15 @@ def _seen_fields(lay: Layout) -> dict:
                               ("seen", lay.seen), ("stale", lay.stale)) if v}
 
 
-def save_patterns(patterns: PatternSet | SitePatterns, directory: str | Path) -> list[Path]:
+def save_patterns(patterns: PatternSet | SitePatterns, directory: str | Path, *,
+                  keep_pins: bool = True) -> list[Path]:
     """Write one JSON file per site into `directory`, each atomically.
+
+    Args:
+        keep_pins: a site's file being replaced gives the new layouts its pinned
+            roles, first-seen dates and history (`stemmer.layout.pins.carry_over`),
+            as ``stemmer analyze -o`` does; a file that cannot be read is
+            replaced with a warning.
 
     Returns:
         The paths written.
@@ -95,10 +114,27 @@ def save_patterns(patterns: PatternSet | SitePatterns, directory: str | Path) ->
     written = []
     for site in sites:
         path = out / site_filename(site.site)
+        if keep_pins and path.is_file():
+            site = _carry_over_from(path, site)
         write_atomic(path, json.dumps(to_json(site), ensure_ascii=False, indent=1) + "\n")
         save_sidecars(site, path)
         written.append(path)
     return written
+
+
+def _carry_over_from(path: Path, site: SitePatterns) -> SitePatterns:
+    """`site` with what its previous file at `path` must not lose (`carry_over`)."""
+    try:
+        previous = load_patterns(path).get(site.site)
+    except PatternFileError as exc:
+        log.warning("not keeping pinned roles: %s", exc)
+        return site
+    if previous is None:
+        return site
+    site, warnings = carry_over(previous, site)
+    for w in warnings:
+        log.warning("%s", w)
+    return site
 
 
 def save_sidecars(site: SitePatterns, path: Path) -> None:
@@ -147,8 +183,6 @@ def _with_sidecars(site: SitePatterns, path: Path) -> SitePatterns:
     """Attach the noise library (read now) and the model's path (read on use) found beside `path`."""
     from dataclasses import replace
 
-    from stemmer.layout.noise import load_noise
-
     noise = None
     noise_path = sidecar(path, NOISE_SUFFIX)
     if noise_path.is_file():
@@ -159,16 +193,6 @@ def _with_sidecars(site: SitePatterns, path: Path) -> SitePatterns:
     model_path = sidecar(path, MODEL_SUFFIX)
     model = model_path if model_path.is_file() else None
     return replace(site, noise=noise, model=model) if noise is not None or model is not None else site
-
-
-def read_json(path: Path):
-    """The JSON document in `path`; a `PatternFileError` naming the file if it cannot be had."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PatternFileError(f"{path}: cannot read: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise PatternFileError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
 
 
 def _read_json(path: Path) -> dict:
@@ -291,3 +315,75 @@ def load_webstemmer(path: Path) -> SitePatterns:
         raise PatternFileError(f"{path}: no patterns in Webstemmer file")
     return SitePatterns(site or path.stem, tuple(layouts), {},
                         {"key_style_webstemmer": 1.0, "key_depth": 3.0, "match_threshold": 0.8})
+
+
+def open_patterns(source: str | os.PathLike | None = None) -> Patterns | None:
+    """The patterns to extract with: a directory's files read as their sites come, a file's now.
+
+    Args:
+        source: a pattern directory, a site's ``.json`` or a ``.pat`` file; None:
+            `DEFAULT_DIRECTORY` if it holds pattern files, else no patterns (None).
+
+    Raises:
+        PatternFileError: `source` does not exist, holds no pattern file or cannot be read.
+    """
+    if source is None:
+        default = Path(DEFAULT_DIRECTORY)
+        if not (default.is_dir() and any(is_pattern_file(f) for f in default.iterdir())):
+            return None
+        source = default
+    return LazyPatterns(source) if os.path.isdir(source) else load_patterns(source)
+
+
+class LazyPatterns:
+    """The pattern files of a directory, each read on first use.
+
+    Webstemmer ``.pat`` files, whose names do not say their site, are read up front.
+
+    Args:
+        directory: a pattern directory, as `stemmer analyze -o` writes it.
+        cache: how many sites to keep in memory.
+
+    Raises:
+        PatternFileError: `directory` is not a directory or holds no pattern
+            file; later, from `get`, a site's file is broken.
+
+    Example:
+        >>> patterns = LazyPatterns("patterns/")    # doctest: +SKIP
+        >>> patterns.get("example.com").layouts[0].id  # doctest: +SKIP
+        'L0'
+    """
+
+    def __init__(self, directory: str | Path, *, cache: int = CACHE_SITES) -> None:
+        self.directory = Path(directory)
+        if not self.directory.is_dir():
+            raise PatternFileError(f"{directory}: not a directory")
+        if cache < 1:
+            raise ValueError(f"cache must be at least 1, got {cache}")
+        names = [p for p in self.directory.iterdir() if is_pattern_file(p)]
+        if not names:
+            raise PatternFileError(f"{directory}: no pattern files (*.json, *.pat); run `stemmer analyze` first")
+        self._pat = {}
+        for path in sorted(p for p in names if p.suffix == ".pat"):
+            self._pat.update(load_patterns(path).sites)
+        self.cache = cache
+        self._sites: OrderedDict[str, SitePatterns | None] = OrderedDict()
+
+    def get(self, site: str) -> SitePatterns | None:
+        """The patterns of `site`, or None when the directory has none for it."""
+        if site in self._sites:
+            self._sites.move_to_end(site)
+            return self._sites[site]
+        patterns = None
+        path = self.directory / site_filename(site)
+        if path.is_file():
+            patterns = load_patterns(path).get(site)  # None for another site of the same file name
+        if patterns is None:
+            patterns = self._pat.get(site)
+        self._sites[site] = patterns
+        if len(self._sites) > self.cache:
+            self._sites.popitem(last=False)
+        return patterns
+
+    def __contains__(self, site: object) -> bool:
+        return isinstance(site, str) and self.get(site) is not None

@@ -7,7 +7,7 @@ from lxml import html as lxml_html
 
 import stemmer
 from stemmer.cli import main
-from stemmer.reporter import report
+from stemmer.report import report
 
 from .conftest import DEMO, SITE
 
@@ -99,7 +99,7 @@ def test_api_report_accepts_pages_and_counts_other_sites(demo_patterns):
 
 
 def test_blocks_are_labelled_by_their_index_in_the_page(demo_patterns):
-    from stemmer.reporter.collect import collect
+    from stemmer.report.collect import collect
     pages = list(stemmer.read_pages(DEMO))
     extracted = list(stemmer.api.extract_with_blocks(pages, stemmer.load_patterns(demo_patterns)))
     assert {ex.method for ex, _ in extracted} == {"pattern", "classifier"}
