@@ -55,7 +55,7 @@ def segment(root, *, with_links: bool = False, recorder: Recorder | None = None,
         return PageBlocks(())
     walk = WALKERS[walker or WALKER]
     blocks, title, links, hidden_weight = walk(root, with_links, True, recorder)
-    if hidden_weight > HIDDEN_PAGE_RATIO * sum(b.weight for b in blocks):
+    if hidden_weight and hidden_weight > HIDDEN_PAGE_RATIO * sum(b.weight for b in blocks):
         # Nearly all of the text is hidden: a page that its scripts show once loaded.
         if recorder is not None:
             recorder.clear()
