@@ -18,8 +18,8 @@ from stemmer.classify.features import page_table
 from stemmer.extract import Extraction
 from stemmer.extract.site_model import SAMPLE_PAGES
 from stemmer.layout.learn import AnalyzeParams, SitePage
-from stemmer.layout.store import LazyPatterns
 from stemmer.layout.model import Patterns, SitePatterns
+from stemmer.layout.store import LazyPatterns
 from stemmer.pages import Page
 from stemmer.scale.spill import SiteChunks, read_chunk, read_site
 from stemmer.site import SiteCollector, collect_site, normal_url
