@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import importlib
 import json
 import logging
 import subprocess
@@ -33,11 +34,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from stemmer import Page, analyze, extract  # noqa: E402
-from stemmer.blocks import parse_html, segment as segment_module  # noqa: E402
+from stemmer.blocks import parse_html  # noqa: E402
 from stemmer.blocks.segment import WALKERS  # noqa: E402
 from stemmer.layout.model import PatternSet  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
+SEGMENT = importlib.import_module("stemmer.blocks.segment")  # the module: stemmer.blocks.segment is its function
 
 
 def split_set(name: str, work: Path) -> tuple[list[Page], list[Page]]:
@@ -80,7 +82,7 @@ def main() -> None:
 
     def with_walker(walker: str, fallback):
         def run():
-            segment_module.WALKER = walker
+            SEGMENT.WALKER = walker
             out.setdefault((walker, fallback), list(extract(test, patterns, fallback=fallback)))
         return run
 
@@ -100,7 +102,7 @@ def main() -> None:
     for _ in range(args.repeat):
         for name, run in runs.items():
             times[name] = min(times[name], timed(run))
-    segment_module.WALKER = best
+    SEGMENT.WALKER = best
     if len(WALKERS) > 1:
         same = out[("python", None)] == out[("compiled", None)]
         print(f"both walkers give the same extractions: {'yes' if same else 'NO'}")
