@@ -1,18 +1,24 @@
 """The verbs of stemmer as Python functions: analyze, extract, html2txt."""
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 
 from stemmer.blocks import PageBlocks, parse_html, segment
+from stemmer.errors import StemmerError
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
-from stemmer.layout.learn import AnalyzeParams
+from stemmer.layout.learn import AnalyzeParams, own_titles
 from stemmer.layout.model import Patterns, PatternSet
-from stemmer.pages import Page
+from stemmer.pages import SKIPPED_PAGE, Page
 from stemmer.site import SiteCollector
 from stemmer.update.history import check_date, today
 
 Progress = Callable[[int], None]
+log = logging.getLogger("stemmer")
+# A page with this many letters or more that extract leaves without main text gets a warning.
+EMPTY_WARNING_LETTERS = 200
 
 
 def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
@@ -88,24 +94,49 @@ def extract_with_blocks(pages: Iterable[Page], patterns: Patterns | None, *, thr
             matchers[page.site] = (SiteMatcher(site, threshold=threshold, strict=strict)
                                    if site and site.layouts else None,
                                    {"noise": site.noise, "model": site.model} if site else {})
-        matcher, learned = matchers[page.site]
-        if matcher is None:
-            root = parse_html(page.html) if fb or with_blocks else None
-            result = safe_extract(fb, page.id, page.url, page.site, root, **learned) if fb else None
-            yield result or unmatched(page.id, page.url, page.site), segment(root) if with_blocks else None
-            continue
-        root = parse_html(page.html)
-        blocks = segment(root)
-        match = matcher.match(blocks)
-        result = None
-        if match.layout is not None:
-            unknown = fb.unknown_rule(root, match.layout, matcher.keymaker, **learned) if fb is not None else None
-            result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown)
-            if foreign(result, match, blocks):
-                result = None  # a page of another layout that resembles this one
-        if result is None and fb is not None:
-            result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity, **learned)
-        yield result or unmatched(page.id, page.url, page.site, match.similarity), blocks if with_blocks else None
+        try:
+            result, blocks = _extract_page(page, *matchers[page.site], fb, with_blocks)
+        except StemmerError:  # the run's error, such as a model that cannot load
+            raise
+        except Exception as exc:  # noqa: BLE001  (one page must never end the run)
+            log.warning("%s: not extracted, %s: %s", page.id, type(exc).__name__, exc, extra=SKIPPED_PAGE)
+            result, blocks = unmatched(page.id, page.url, page.site), (PageBlocks(()) if with_blocks else None)
+        yield result, blocks
+
+
+def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fallback | None,
+                  with_blocks: bool) -> tuple[Extraction, PageBlocks | None]:
+    """One page's extraction: by its best layout, else by the fallback; and its blocks if `with_blocks`."""
+    if matcher is None:
+        root = parse_html(page.html, name=page.id) if fb or with_blocks else None
+        result = safe_extract(fb, page.id, page.url, page.site, root, **learned) if fb else None
+        blocks = segment(root) if with_blocks else None
+        return (_checked(result or unmatched(page.id, page.url, page.site),
+                         lambda: (blocks or segment(root)).weight), blocks)
+    root = parse_html(page.html, name=page.id)
+    blocks = segment(root)
+    match = matcher.match(blocks)
+    result = None
+    if match.layout is not None:
+        unknown = fb.unknown_rule(root, match.layout, matcher.keymaker, **learned) if fb is not None else None
+        result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown,
+                              titles=own_titles(root))
+        if foreign(result, match, blocks):
+            result = None  # a page of another layout that resembles this one, or a layout short of text
+    if result is None and fb is not None:
+        result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity, **learned)
+        if result is not None and match.layout is not None:
+            result = replace(result, pattern=match.layout.id)  # the layout the classifier stood in for
+    return (_checked(result or unmatched(page.id, page.url, page.site, match.similarity), lambda: blocks.weight),
+            blocks if with_blocks else None)
+
+
+def _checked(result: Extraction, page_letters: Callable[[], int]) -> Extraction:
+    """The result, after a warning where a page with text came out without main text (method ``none`` says so itself)."""
+    if not result.text and result.method != "none" and (n := page_letters()) >= EMPTY_WARNING_LETTERS:
+        how = f"layout {result.pattern}, {result.method}" if result.pattern else result.method
+        log.warning("%s: no main text found in %d letters of text (%s)", result.id, n, how)
+    return result
 
 
 def html2txt(html: str) -> str:

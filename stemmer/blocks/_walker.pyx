@@ -15,7 +15,8 @@ from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
 cimport lxml.includes.etreepublic as cetree
 
-from stemmer.blocks.block import BLOCK_TAGS, CHOP_TAGS, CJK_WEIGHT, SKIP_TAGS, Block, block_text, encode, is_hidden
+from stemmer.blocks.block import (BLOCK_TAGS, CHOP_TAGS, CJK_WEIGHT, SKIP_TAGS, Block, block_text, encode, is_hidden,
+                                  is_permalink, may_be_permalink)
 
 cetree.import_lxml__etree()
 
@@ -430,9 +431,12 @@ cdef class _Walk:
             else:
                 self.boundary()
         elif kind == ANCHOR:
+            href = _attr(node, "href")
+            if (may_be_permalink(<tuple>self.paths[len(self.paths) - 1], href)
+                    and is_permalink(_itertext(node), _attr(node, "class"))):
+                return False
             self.in_anchor += 1
             if self.with_links:
-                href = _attr(node, "href")
                 if href:
                     self.links.append((href, " ".join(_itertext(node).split())))
         if self.recorder is not None:

@@ -132,6 +132,28 @@ def is_hidden(enc: str, style: str | None, hidden: str | None) -> bool:
     return bool(style) and _DISPLAY_NONE.search(style) is not None or hidden is not None
 
 
+_HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
+# The glyph a headline's permalink shows on hover (Sphinx and MkDocs ¶, VuePress #).
+PERMALINK_GLYPHS = frozenset("¶ # § 🔗 🔗︎ ⚓ ⚓︎".split())
+_PERMALINK_CLASS = re.compile(r"anchor|headerlink|permalink|hash-?link|heading-?link", re.I)
+
+
+def may_be_permalink(path: tuple[str, ...], href: str | None) -> bool:
+    """Whether an ``<a href>`` in the block at `path` could be a headline's permalink: a fragment link in a heading."""
+    return bool(path) and path[-1].split(".", 1)[0].split("#", 1)[0] in _HEADINGS and "#" in (href or "")
+
+
+def is_permalink(text: str, cls: str | None) -> bool:
+    """Whether a link that `may_be_permalink`, with its `text` and class, is one: a reader sees it on hover only.
+
+    So it is when it shows only a permalink glyph, or nothing, or a character
+    or two while its class names it so (``headerlink``, ``header-anchor``, ...).
+    A heading's whole text linked to its own fragment stays.
+    """
+    text = text.replace("\u200b", "").strip()
+    return text in PERMALINK_GLYPHS or not text or len(text) <= 2 and bool(_PERMALINK_CLASS.search(cls or ""))
+
+
 def block_text(path: tuple[str, ...], parts: list[str]) -> str:
     """The text of the block at `path` from its text runs: spaces collapsed, or a code listing's lines kept."""
     if not is_pre(path):

@@ -11,7 +11,8 @@ from typing import Protocol
 
 from lxml import etree
 
-from stemmer.blocks.block import BLOCK_TAGS, CHOP_TAGS, SKIP_TAGS, Block, block_text, encode, is_hidden, is_pre, letters
+from stemmer.blocks.block import (BLOCK_TAGS, CHOP_TAGS, SKIP_TAGS, Block, block_text, encode, is_hidden, is_permalink,
+                                  is_pre, letters, may_be_permalink)
 
 
 class Recorder(Protocol):
@@ -101,6 +102,10 @@ def walk(root, with_links: bool, skip_hidden: bool, recorder: Recorder | None = 
                     if recorder is not None:
                         recorder.boundary()
             elif kind == _ANCHOR:
+                if may_be_permalink(paths[-1], el.get("href")) and is_permalink("".join(el.itertext()), el.get("class")):
+                    skipped_el = el
+                    skip_subtree()
+                    continue
                 in_anchor += 1
                 if with_links and (href := el.get("href")):
                     links.append((href, " ".join("".join(el.itertext()).split())))

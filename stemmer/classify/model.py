@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import sys
 import zipfile
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -504,7 +505,7 @@ class BlockClassifier:
                 arrays = {k: npz[k] for k in npz.files}
         except FileNotFoundError:
             raise ModelError(f"{npz_path}: classifier model arrays not found") from None
-        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+        except (OSError, ValueError, zipfile.BadZipFile, EOFError, zlib.error) as exc:
             raise ModelError(f"{npz_path}: corrupt classifier model arrays ({exc})") from None
         try:
             clf = cls(groups=meta["groups"], estimator=meta["estimator"], context=meta["second"] is not None,

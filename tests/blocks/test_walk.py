@@ -79,6 +79,8 @@ BROKEN = {
     "attributes without values": "<div hidden class><p id>a</p><p class='  '>b</p><p id='a b'>c</p></div>",
     "namespaced tags": "<svg:p>ns</svg:p><x:div class=a>ns div</x:div><math><mi>x</mi></math>",
     "tables": "<table><tr><td>a<td>b<tr><th>c</table>",
+    "headline permalinks": "<h2 id=x>Title<a class=headerlink href='#x'>¶</a></h2><h3>T<a href='#y'>T</a></h3>"
+                           "<h1><a class=anchor href='#z'>#1</a>Z</h1><p><a href='#p'>¶</a></p>",
 }
 
 
