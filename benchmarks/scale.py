@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from stemmer.blocks import parse_html  # noqa: E402
-from stemmer.blocks.segment import BLOCK_TAGS  # noqa: E402
+from stemmer.blocks.block import BLOCK_TAGS  # noqa: E402
 from stemmer.layout.store import is_pattern_file  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "benchmarks"))

@@ -5,7 +5,7 @@ import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
-from stemmer.blocks import parse_html, segment
+from stemmer.blocks import PageBlocks, parse_html, segment
 from stemmer.errors import StemmerError
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
@@ -73,6 +73,19 @@ def extract(pages: Iterable[Page], patterns: Patterns | None, *, threshold: floa
     Raises:
         ModelError: the fallback's model file is missing or corrupt.
     """
+    for extraction, _ in extract_with_blocks(pages, patterns, threshold=threshold, strict=strict, fallback=fallback,
+                                             with_blocks=False):
+        yield extraction
+
+
+def extract_with_blocks(pages: Iterable[Page], patterns: Patterns | None, *, threshold: float | None = None,
+                        strict: bool = False, fallback: Fallback | str | None = GENERIC,
+                        with_blocks: bool = True) -> Iterator[tuple[Extraction, PageBlocks | None]]:
+    """`extract`, each record with the page's blocks (`ExtractedBlock.index` points into them).
+
+    The report explains a page block by block from these, without parsing it again.
+    Without `with_blocks`, the second item is None.
+    """
     fb = load_fallback(fallback)
     matchers: dict[str, tuple[SiteMatcher | None, dict]] = {}
     for page in pages:
@@ -82,21 +95,24 @@ def extract(pages: Iterable[Page], patterns: Patterns | None, *, threshold: floa
                                    if site and site.layouts else None,
                                    {"noise": site.noise, "model": site.model} if site else {})
         try:
-            result = _extract_page(page, *matchers[page.site], fb)
+            result, blocks = _extract_page(page, *matchers[page.site], fb, with_blocks)
         except StemmerError:  # the run's error, such as a model that cannot load
             raise
         except Exception as exc:  # noqa: BLE001  (one page must never end the run)
             log.warning("%s: not extracted, %s: %s", page.id, type(exc).__name__, exc, extra=SKIPPED_PAGE)
-            result = unmatched(page.id, page.url, page.site)
-        yield result
+            result, blocks = unmatched(page.id, page.url, page.site), (PageBlocks(()) if with_blocks else None)
+        yield result, blocks
 
 
-def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fallback | None) -> Extraction:
-    """One page's extraction: by its best layout, else by the fallback."""
+def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fallback | None,
+                  with_blocks: bool) -> tuple[Extraction, PageBlocks | None]:
+    """One page's extraction: by its best layout, else by the fallback; and its blocks if `with_blocks`."""
     if matcher is None:
-        root = parse_html(page.html, name=page.id) if fb else None
+        root = parse_html(page.html, name=page.id) if fb or with_blocks else None
         result = safe_extract(fb, page.id, page.url, page.site, root, **learned) if fb else None
-        return _checked(result or unmatched(page.id, page.url, page.site), lambda: segment(root).weight)
+        blocks = segment(root) if with_blocks else None
+        return (_checked(result or unmatched(page.id, page.url, page.site),
+                         lambda: (blocks or segment(root)).weight), blocks)
     root = parse_html(page.html, name=page.id)
     blocks = segment(root)
     match = matcher.match(blocks)
@@ -111,7 +127,8 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
         result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity, **learned)
         if result is not None and match.layout is not None:
             result = replace(result, pattern=match.layout.id)  # the layout the classifier stood in for
-    return _checked(result or unmatched(page.id, page.url, page.site, match.similarity), lambda: blocks.weight)
+    return (_checked(result or unmatched(page.id, page.url, page.site, match.similarity), lambda: blocks.weight),
+            blocks if with_blocks else None)
 
 
 def _checked(result: Extraction, page_letters: Callable[[], int]) -> Extraction:

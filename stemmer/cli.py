@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from stemmer import api
+from stemmer.blocks import WALKER
 from stemmer.crawl import CrawlOptions, crawl
 from stemmer.errors import InputError, StemmerError
 from stemmer.extract.fallback import GENERIC
@@ -517,7 +518,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Learn a website's page layouts from a crawl, then extract the title "
         "and main text of its new pages.",
     )
-    parser.add_argument("-V", "--version", action="version", version=f"stemmer {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"stemmer {__version__} ({WALKER} block walker)")
     parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
     parser.add_argument("--strict", dest="no_losses", action="store_true",
                         help="exit 1 when a page was skipped or an input read only in part (for cron jobs)")

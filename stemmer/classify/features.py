@@ -1,11 +1,11 @@
 """Block features for the classifier: position, tags, class words, R1-R5 ratios, text statistics.
 
-`page_table` cuts a parsed page into exactly the blocks of
-`stemmer.blocks.segment` and keeps, for each, what the layout blocks drop:
-its links and images, and the DOM elements around it.  `Featurizer` turns a
-page table into one row of numbers per block; its feature groups can be
-switched on and off (`GROUPS`), and its vocabularies (ancestor tags, class and
-id words) are learned from training pages and saved with the model.
+`page_table` is `stemmer.blocks.segment`'s walk with a recorder: the same
+blocks, and for each what the layout blocks drop: its links and images, and
+the DOM elements around it.  `Featurizer` turns a page table into one row of
+numbers per block; its feature groups can be switched on and off (`GROUPS`),
+and its vocabularies (ancestor tags, class and id words) are learned from
+training pages and saved with the model.
 
 Ratios follow the template+SVM paper (seed 001): R1 text share of the page,
 R2 link-text share, R3 link-count share, R4 image share, R5 link density,
@@ -23,10 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from lxml import etree
-
-from stemmer.blocks.segment import (BLOCK_TAGS, CHOP_TAGS, HIDDEN_PAGE_RATIO, SKIP_TAGS, Block, PageBlocks,
-                                    block_text, encode, is_hidden, is_permalink, is_pre, letters)
+from stemmer.blocks import Block, PageBlocks, segment
 
 GROUPS = ("pos", "tags", "attrs", "ratios", "text", "neigh", "embed")
 LEVELS = 3  # enclosing elements described besides the block itself
@@ -84,10 +81,9 @@ class PageTable:
                          [self.ancestors[i] for i in keep], self.elements, self.parent, self.comments)
 
 
-def _attr_words(el) -> tuple[str, ...]:
+def _attr_words(cls: str | None, ident: str | None) -> tuple[str, ...]:
     words = []
-    for name in ("class", "id"):
-        value = el.get(name)
+    for value in (cls, ident):
         if value:
             words.extend(_ATTR_WORD.findall(value.lower()))
     return tuple(words)
@@ -102,122 +98,66 @@ _COMMENT = re.compile(
     r"|comment[-_]\d+|commentlist(?:ing)?|comments?[-_]?(?:body|content|text|entry|item)")
 
 
-def _is_comment(el) -> bool:
-    for name in ("id", "class"):
-        value = el.get(name)
+def _is_comment(cls: str | None, ident: str | None) -> bool:
+    for value in (ident, cls):
         if value and any(_COMMENT.fullmatch(t) for t in value.lower().split()):
             return True
     return False
 
 
-def page_table(root) -> PageTable:
+def page_table(root, *, walker: str | None = None) -> PageTable:
     """Cut a parsed page into blocks as `segment` does, keeping links, images and ancestors.
 
     Args:
         root: an lxml element from `parse_html`, or None.
+        walker: as for `segment`.
 
     Returns:
         The page table, whose blocks are exactly `segment(root)`'s; no blocks for None.
     """
-    if root is None:
-        return PageTable(PageBlocks(()))
-    table, hidden_weight = _page_table(root, skip_hidden=True)
-    if hidden_weight > HIDDEN_PAGE_RATIO * table.page.weight:
-        table, _ = _page_table(root, skip_hidden=False)  # as `segment`: a page its scripts show
-    return table
+    table = _TableRecorder()
+    table.page = segment(root, recorder=table, walker=walker)
+    return PageTable(table.page, table.links, table.images, table.ancestors, table.elements, table.parent,
+                     table.comments)
 
 
-def _page_table(root, skip_hidden: bool) -> tuple[PageTable, int]:
-    """`page_table`, and the letters of the hidden elements it left out (`skip_hidden`)."""
-    table = PageTable(PageBlocks(()))
-    hidden_weight = 0
-    blocks: list[Block] = []
-    buf: list[str] = []
-    anchor_buf: list[str] = []
-    paths: list[tuple[str, ...]] = [()]
-    stack: list[int] = []  # open elements (ids), outermost first
-    in_anchor = 0
-    pending = [0, 0]  # links, images since the last block boundary
+class _TableRecorder(PageTable):
+    """A page table filled in by `segment`'s walk (a `stemmer.blocks.walk.Recorder`)."""
 
-    def flush(path: tuple[str, ...]) -> None:
-        text = block_text(path, buf)
-        anchor = "".join(anchor_buf) if anchor_buf else ""
-        buf.clear()
-        anchor_buf.clear()
-        if text and (weight := letters(text)):
-            blocks.append(Block(path, text, weight, letters(anchor) if anchor else 0))
-            table.links.append(pending[0])
-            table.images.append(pending[1])
-            table.ancestors.append(tuple(stack))
-        pending[0] = pending[1] = 0
+    __slots__ = ("stack", "pending_links", "pending_images")
 
-    def boundary() -> None:
-        """A block tag opens or closes, or a br/hr: the text read so far is a block."""
-        if buf:
-            flush(paths[-1])
-        pending[0] = pending[1] = 0
+    def __init__(self) -> None:
+        super().__init__(PageBlocks(()))
+        self.clear()
 
-    walker = etree.iterwalk(root, events=("start", "end"))
-    skipped_el = None  # the last element whose subtree was skipped: its end event only reads its tail
-    for event, el in walker:
-        tag = el.tag
-        if event == "start":
-            if tag.__class__ is not str or tag in SKIP_TAGS:
-                skipped_el = el
-                walker.skip_subtree()
-                continue
-            if tag in BLOCK_TAGS:
-                enc = encode(el)
-                if skip_hidden and is_hidden(el, enc):
-                    skipped_el = el
-                    hidden_weight += letters("".join(el.itertext()))
-                    walker.skip_subtree()
-                    continue
-                boundary()
-                paths.append(paths[-1] + (enc,))
-            elif tag in CHOP_TAGS:
-                if tag == "br" and is_pre(paths[-1]):
-                    buf.append("\n")  # a code listing written line by line with <br>
-                else:
-                    boundary()
-            elif tag == "a":
-                if is_permalink(el, paths[-1]):
-                    skipped_el = el
-                    walker.skip_subtree()
-                    continue
-                in_anchor += 1
-                pending[0] += 1
-            elif tag == "img":
-                pending[1] += 1
-            table.parent.append(stack[-1] if stack else -1)
-            stack.append(len(table.elements))
-            table.elements.append((tag, _attr_words(el)))
-            if _is_comment(el):
-                table.comments.add(stack[-1])
-            if (text := el.text) and (buf or not text.isspace()):
-                buf.append(text)
-                if in_anchor:
-                    anchor_buf.append(text)
-            continue
-        if el is skipped_el:
-            skipped_el = None
-        else:
-            if tag in BLOCK_TAGS:
-                boundary()
-                paths.pop()
-            elif tag == "a":
-                in_anchor -= 1
-            stack.pop()
-        if (tail := el.tail) and (buf or not tail.isspace()):
-            buf.append(tail)
-            if in_anchor:
-                anchor_buf.append(tail)
-    if buf:
-        flush(())
-    head_title = root.find("head/title")
-    title = " ".join((head_title.text or "").split()) if head_title is not None else ""
-    table.page = PageBlocks(tuple(blocks), title)
-    return table, hidden_weight
+    def clear(self) -> None:
+        self.links, self.images, self.ancestors = [], [], []
+        self.elements, self.parent, self.comments = [], [], set()
+        self.stack: list[int] = []  # open elements (ids), outermost first
+        self.pending_links = self.pending_images = 0  # since the last block boundary
+
+    def open(self, tag: str, cls: str | None, ident: str | None) -> None:
+        if tag == "a":
+            self.pending_links += 1
+        elif tag == "img":
+            self.pending_images += 1
+        stack = self.stack
+        self.parent.append(stack[-1] if stack else -1)
+        stack.append(len(self.elements))
+        self.elements.append((tag, _attr_words(cls, ident)))
+        if _is_comment(cls, ident):
+            self.comments.add(stack[-1])
+
+    def close(self) -> None:
+        self.stack.pop()
+
+    def boundary(self) -> None:
+        self.pending_links = self.pending_images = 0
+
+    def block(self) -> None:
+        self.links.append(self.pending_links)
+        self.images.append(self.pending_images)
+        self.ancestors.append(tuple(self.stack))
 
 
 def _words(text: str) -> list[str]:

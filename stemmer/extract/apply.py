@@ -37,6 +37,7 @@ class ExtractedBlock:
             or ``classifier`` (the block classifier, `stemmer.extract.fallback`).
         confidence: how sure that choice is: 1.0 for a pattern slot, the
             classifier's probability of main text for a classifier block.
+        index: the block's place among the page's blocks (`stemmer.blocks.segment`), -1 if unknown.
     """
 
     role: str
@@ -45,6 +46,7 @@ class ExtractedBlock:
     tag: str = "p"
     method: str = "pattern"
     confidence: float = 1.0
+    index: int = -1
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,12 +112,12 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
                 if title is not None:
                     continue
                 title = b.text
-            out.append(ExtractedBlock(role, n, b.text, _tag(b)))
+            out.append(ExtractedBlock(role, n, b.text, _tag(b), index=i))
         elif unknown is not None:
             if (decided := unknown(i, b)) is not None:
                 out.append(decided)
         elif container and b.anchor_weight * 2 <= b.weight and keymaker.within(b.path, container):
-            out.append(ExtractedBlock("main", -1, b.text, _tag(b), "container"))
+            out.append(ExtractedBlock("main", -1, b.text, _tag(b), "container", index=i))
     return Extraction(page_id, url, site, True, layout.id, round(match.similarity, 4),
                       page_title(title, page, titles), tuple(out), "pattern")
 
@@ -160,7 +162,7 @@ def foreign(extraction: Extraction, match: Match, page: PageBlocks) -> bool:
     found = 0
     for b in extraction.blocks:
         if b.role == "main":
-            found += letters(b.text)
+            found += page.blocks[b.index].weight if b.index >= 0 else letters(b.text)
             if found >= enough and found:
                 return False
     if not found:

@@ -171,9 +171,9 @@ class Fallback:
         for i, (b, p, main) in enumerate(zip(table.blocks, probs, chosen)):
             p = float(p)
             if main:
-                out.append(ExtractedBlock("main", -1, b.text, b.tag, "classifier", round(p, 4)))
+                out.append(ExtractedBlock("main", -1, b.text, b.tag, "classifier", round(p, 4), kept[i]))
             elif i == title_at:
-                out.append(ExtractedBlock("title", -1, b.text, b.tag, "classifier", round(p, 4)))
+                out.append(ExtractedBlock("title", -1, b.text, b.tag, "classifier", round(p, 4), kept[i]))
         return Extraction(page_id, url, site, False, None, round(similarity, 4), title, tuple(out),
                           "classifier")
 
@@ -200,10 +200,10 @@ class Fallback:
                 probs.append(self._page_probs(root, noise, clf))
             p, threshold = probs[0]
             if p is not None and i < len(p) and p[i] >= threshold:
-                return ExtractedBlock("main", -1, b.text, b.tag, "classifier", round(float(p[i]), 4))
+                return ExtractedBlock("main", -1, b.text, b.tag, "classifier", round(float(p[i]), 4), i)
             if (self.unknown_blocks == "either" and container and b.anchor_weight * 2 <= b.weight
                     and keymaker.within(b.path, container)):
-                return ExtractedBlock("main", -1, b.text, b.tag, "container")
+                return ExtractedBlock("main", -1, b.text, b.tag, "container", index=i)
             return None
 
         return decide

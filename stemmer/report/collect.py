@@ -1,9 +1,9 @@
 """What a report shows, gathered from the patterns and, optionally, pages of the sites.
 
 Each page is extracted as `stemmer.extract` does it (the real path, whatever it
-is), and matched once more with no threshold to find its nearest layout. For a
-few pages per layout the page's own blocks are kept, each labelled with the
-role it got and what chose it.
+is), and its blocks matched once more with no threshold to find its nearest
+layout. For a few pages per layout the page's own blocks are kept, each
+labelled with the role it got and what chose it.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from stemmer import api
-from stemmer.blocks import parse_html, segment
+from stemmer.blocks import PageBlocks
 from stemmer.extract import Extraction, SiteMatcher
 from stemmer.layout.model import Layout, PatternSet, SitePatterns
 from stemmer.pages import Page
@@ -105,7 +105,7 @@ def collect(patterns: PatternSet, pages: Iterable[Page] = (), *, pages_per_layou
         views[name] = SiteView(site, exact.threshold)
         nearest[name] = SiteMatcher(site, threshold=0.0)
     data = ReportData(list(views.values()))
-    for page, ex in _extract(pages, patterns, threshold):
+    for page, ex, blocks in _extract(pages, patterns, threshold):
         data.pages += 1
         if progress:
             progress(1)
@@ -114,7 +114,6 @@ def collect(patterns: PatternSet, pages: Iterable[Page] = (), *, pages_per_layou
             data.other_sites[page.site] += 1
             continue
         view.pages += 1
-        blocks = segment(parse_html(page.html, name=page.id))
         match = nearest[page.site].match(blocks)
         layout = match.layout if view.patterns.layouts else None
         pv = PageView(page.id, page.url, ex, layout.id if layout else None, match.similarity,
@@ -136,16 +135,16 @@ def collect(patterns: PatternSet, pages: Iterable[Page] = (), *, pages_per_layou
 
 
 def _extract(pages: Iterable[Page], patterns: PatternSet,
-             threshold: float | None) -> Iterator[tuple[Page, Extraction]]:
-    """Each page with its extraction by `stemmer.extract`, streamed (extract yields one per page, in order)."""
+             threshold: float | None) -> Iterator[tuple[Page, Extraction, PageBlocks]]:
+    """Each page with its extraction by `stemmer.extract` and its blocks, streamed (one per page, in order)."""
     queue: deque[Page] = deque()
 
     def feed() -> Iterator[Page]:
         for page in pages:
             queue.append(page)
             yield page
-    for ex in api.extract(feed(), patterns, threshold=threshold):
-        yield queue.popleft(), ex
+    for ex, blocks in api.extract_with_blocks(feed(), patterns, threshold=threshold):
+        yield queue.popleft(), ex, blocks
 
 
 def _reason(ex: Extraction, nearest: Layout | None, similarity: float, threshold: float) -> str:
@@ -163,26 +162,16 @@ def _layout(site: SitePatterns, layout_id: str | None) -> Layout | None:
     return next((lay for lay in site.layouts if lay.id == layout_id), None)
 
 
-def explain(blocks, keys, layout: Layout | None, ex: Extraction) -> list[BlockView]:
-    """Label each block of a page with the role extract gave it and what chose it.
-
-    The extraction's blocks are a subsequence of the page's, in order; each is
-    found as the next page block with its text (and, for a layout's blocks,
-    its slot), so the labels are those of the real extraction.
-    """
+def explain(blocks: PageBlocks, keys, layout: Layout | None, ex: Extraction) -> list[BlockView]:
+    """Label each block of a page with the role extract gave it (by `ExtractedBlock.index`) and what chose it."""
     slot_of = {s.key: (i, s.role) for i, s in enumerate(layout.sections)} if layout else {}
+    kept = {k.index: k for k in ex.blocks}
     out: list[BlockView] = []
-    kept = list(ex.blocks)
-    j = 0
-    by_layout = ex.matched
-    for b, key in zip(blocks.blocks, keys):
+    for i, (b, key) in enumerate(zip(blocks.blocks, keys)):
         slot, slot_role = slot_of.get(key, (-1, ""))
-        if j < len(kept) and kept[j].text == b.text and (
-                not by_layout or kept[j].method not in ("pattern", "container")
-                or kept[j].section == slot):
-            k = kept[j]
-            j += 1
-            out.append(BlockView(b.text, key, slot, k.role, k.method, getattr(k, "confidence", None)))
+        k = kept.get(i)
+        if k is not None:
+            out.append(BlockView(b.text, key, slot, k.role, k.method, k.confidence))
             continue
         if not ex.matched:
             role, note = "none", (f"slot {slot} ({slot_role}) of the nearest layout" if slot >= 0

@@ -98,6 +98,21 @@ def test_api_report_accepts_pages_and_counts_other_sites(demo_patterns):
         report(stemmer.load_patterns(demo_patterns), pages_per_layout=-1)
 
 
+def test_blocks_are_labelled_by_their_index_in_the_page(demo_patterns):
+    from stemmer.report.collect import collect
+    pages = list(stemmer.read_pages(DEMO))
+    extracted = list(stemmer.api.extract_with_blocks(pages, stemmer.load_patterns(demo_patterns)))
+    assert {ex.method for ex, _ in extracted} == {"pattern", "classifier"}
+    for ex, blocks in extracted:
+        assert [blocks.blocks[b.index].text for b in ex.blocks] == [b.text for b in ex.blocks]
+    views = [pv for site in collect(stemmer.load_patterns(demo_patterns), pages).sites
+             for pv in [*site.unmatched, *(v for vs in site.samples.values() for v in vs)] if pv.blocks]
+    assert views
+    for pv in views:
+        assert [(b.role, b.text) for b in pv.blocks if b.chosen_by] == \
+               [(b.role, b.text) for b in pv.extraction.blocks]
+
+
 # --- bad input: one line, non-zero, no traceback, no report -----------------------------------
 
 def test_corrupt_pattern_file(capsys, tmp_path):

@@ -1,0 +1,511 @@
+# cython: language_level=3
+"""The block walker of `stemmer.blocks.walk`, compiled: it reads lxml's libxml2 nodes directly.
+
+It visits the nodes `etree.iterwalk` visits, reads text, tails and attributes
+as lxml's `.text`, `.tail`, `.get()` and `.itertext()` do, and applies the same
+rules (`stemmer.blocks.block`), so it cuts the same blocks byte for byte,
+without an lxml proxy object per element.  Built where the install has a C
+compiler (setup.py); `stemmer.blocks.segment` falls back to the Python walker.
+"""
+from cpython.unicode cimport Py_UNICODE_ISALNUM, PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
+from libc.stdlib cimport free, realloc
+from libc.string cimport memcpy, strcmp, strlen
+
+from lxml.includes cimport tree
+from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
+cimport lxml.includes.etreepublic as cetree
+
+from stemmer.blocks.block import (BLOCK_TAGS, CHOP_TAGS, CJK_WEIGHT, SKIP_TAGS, Block, block_text, encode, is_hidden,
+                                  is_permalink, is_screen_reader_only, may_be_permalink)
+
+cetree.import_lxml__etree()
+
+cdef enum Kind:
+    INLINE = 0
+    BLOCK = 1
+    CHOP = 2
+    SKIP = 3
+    ANCHOR = 4
+
+# The tags with a kind, found in C by a small hash (first letter, length) and one strcmp;
+# the names are kept alive by _NAMES, the tags as str by _TAGS.
+_KINDS = [(t.encode(), BLOCK) for t in BLOCK_TAGS] + [(t.encode(), CHOP) for t in CHOP_TAGS] \
+    + [(t.encode(), SKIP) for t in SKIP_TAGS] + [(b"a", ANCHOR)]
+cdef list _NAMES = [name for name, _ in _KINDS]
+cdef tuple _TAGS = tuple(name.decode() for name, _ in _KINDS)
+cdef const char* _NAME_PTRS[128]
+cdef int _KIND_OF[128]
+cdef int _NEXT[128]  # the next tag in the same bucket, or -1
+cdef int _BUCKET[512]  # the first tag of each bucket, or -1
+assert len(_KINDS) <= 128
+
+
+cdef inline int _bucket(const char* name) noexcept nogil:
+    cdef size_t n = strlen(name)
+    return ((<unsigned char>name[0] & 31) << 4) | (n if n < 15 else 15)
+
+
+for _i in range(512):
+    _BUCKET[_i] = -1
+for _i, (_, _k) in enumerate(_KINDS):
+    _NAME_PTRS[_i] = <const char*>(<bytes>_NAMES[_i])
+    _KIND_OF[_i] = _k
+    _NEXT[_i] = _BUCKET[_bucket(_NAME_PTRS[_i])]
+    _BUCKET[_bucket(_NAME_PTRS[_i])] = _i
+
+
+cdef inline int _find(const char* name) noexcept nogil:
+    """The index of `name` among the kinded tags, or -1."""
+    cdef int i = _BUCKET[_bucket(name)]
+    while i >= 0 and strcmp(name, _NAME_PTRS[i]) != 0:
+        i = _NEXT[i]
+    return i
+
+
+cdef inline int _kind(xmlNode* node) noexcept nogil:
+    """What the element does to the block being read; an entity reference is skipped."""
+    cdef int i
+    if node.type != tree.XML_ELEMENT_NODE:
+        return SKIP
+    if node.ns is not NULL and node.ns.href is not NULL:
+        return INLINE  # "{namespace}tag": no tag of ours
+    i = _find(<const char*>node.name)
+    return _KIND_OF[i] if i >= 0 else INLINE
+
+
+cdef inline str _utf8(const_xmlChar* s):
+    return PyUnicode_DecodeUTF8(<const char*>s, strlen(<const char*>s), NULL)
+
+
+cdef str _tag(xmlNode* node):
+    """lxml's `.tag` of an element."""
+    cdef int i
+    if node.ns is not NULL and node.ns.href is not NULL:
+        return "{" + _utf8(node.ns.href) + "}" + _utf8(node.name)
+    i = _find(<const char*>node.name)
+    return _TAGS[i] if i >= 0 else _utf8(node.name)
+
+
+cdef inline bint _is_text(xmlNode* node) noexcept nogil:
+    return node.type == tree.XML_TEXT_NODE or node.type == tree.XML_CDATA_SECTION_NODE
+
+
+cdef inline xmlNode* _text_or_skip(xmlNode* node) noexcept nogil:
+    """lxml's _textNodeOrSkip: the node if it is text, past XInclude markers; NULL at anything else."""
+    while node is not NULL:
+        if _is_text(node):
+            return node
+        if node.type == tree.XML_XINCLUDE_START or node.type == tree.XML_XINCLUDE_END:
+            node = node.next
+        else:
+            return NULL
+    return NULL
+
+
+cdef object _collect(xmlNode* node):
+    """lxml's _collectText: the run of text nodes from `node` (`.text` of a parent, `.tail` of a sibling), or None."""
+    cdef xmlNode* first = _text_or_skip(node)
+    cdef xmlNode* cur = first
+    cdef const_xmlChar* text = NULL
+    cdef int count = 0
+    cdef bytes joined
+    while cur is not NULL:
+        if cur.content[0] != 0:
+            text = cur.content
+        count += 1
+        cur = _text_or_skip(cur.next)
+    if text is NULL:
+        return "" if count > 0 else None
+    if count == 1:
+        return _utf8(text)
+    joined = b""
+    cur = first
+    while cur is not NULL:
+        joined += <bytes>(<const char*>cur.content)
+        cur = _text_or_skip(cur.next)
+    return joined.decode("UTF-8")
+
+
+cdef object _attr(xmlNode* node, const char* name):
+    """lxml's `.get(name)` for an attribute without namespace: its value, or None.
+
+    libxml2's own functions are not linked (lxml carries them inside itself), so
+    a value of several nodes is joined here: the HTML parser makes one text node.
+    """
+    cdef xmlAttr* attr = node.properties
+    cdef xmlNode* value
+    cdef bytes joined
+    while attr is not NULL:
+        if attr.ns is NULL and strcmp(<const char*>attr.name, name) == 0:
+            value = attr.children
+            if value is NULL:
+                return ""
+            if value.next is NULL and _is_text(value):
+                return _utf8(value.content)
+            joined = b""
+            while value is not NULL:
+                if _is_text(value):
+                    joined += <bytes>(<const char*>value.content)
+                value = value.next
+            return joined.decode("UTF-8")
+        attr = attr.next
+    return None
+
+
+cdef inline bint _walked(xmlNode* node) noexcept nogil:
+    """Whether iterwalk (events start and end) stops at the node: elements and entity references."""
+    return node.type == tree.XML_ELEMENT_NODE or node.type == tree.XML_ENTITY_REF_NODE
+
+
+cdef inline xmlNode* _next_walked(xmlNode* node) noexcept nogil:
+    while node is not NULL and not _walked(node):
+        node = node.next
+    return node
+
+
+cdef inline bint _in_itertext(xmlNode* node) noexcept nogil:
+    """lxml's _isElement: what itertext visits (elements, comments, PIs, entity references)."""
+    return (node.type == tree.XML_ELEMENT_NODE or node.type == tree.XML_COMMENT_NODE
+            or node.type == tree.XML_ENTITY_REF_NODE or node.type == tree.XML_PI_NODE)
+
+
+cdef inline xmlNode* _next_in_itertext(xmlNode* node) noexcept nogil:
+    while node is not NULL and not _in_itertext(node):
+        node = node.next
+    return node
+
+
+cdef str _itertext(xmlNode* top):
+    """``"".join(el.itertext())``: texts of the subtree and tails inside it, comments' and PIs' tails included."""
+    cdef list parts = []
+    cdef xmlNode* node = top
+    cdef xmlNode* child
+    cdef object piece
+    while True:
+        # `node` starts
+        if node.type == tree.XML_ELEMENT_NODE:
+            piece = _collect(node.children)
+            if piece is not None:
+                parts.append(piece)
+            child = _next_in_itertext(node.children)
+            if child is not NULL:
+                node = child
+                continue
+        elif node.type == tree.XML_ENTITY_REF_NODE:
+            parts.append("&" + _utf8(node.name) + ";")
+        # `node` ends (a comment or PI has one event, which yields its tail too)
+        while True:
+            if node is top:
+                return "".join(parts)
+            piece = _collect(node.next)
+            if piece is not None:
+                parts.append(piece)
+            child = _next_in_itertext(node.next)
+            if child is not NULL:
+                node = child
+                break
+            node = node.parent
+
+
+cdef struct Buf:
+    char* data
+    Py_ssize_t len
+    Py_ssize_t cap
+
+
+cdef int _add(Buf* buf, const char* text, Py_ssize_t n) except -1:
+    cdef Py_ssize_t cap
+    cdef char* data
+    if buf.len + n > buf.cap:
+        cap = max(2 * buf.cap, buf.len + n, 1024)
+        data = <char*>realloc(buf.data, cap)
+        if data is NULL:
+            raise MemoryError()
+        buf.data, buf.cap = data, cap
+    memcpy(buf.data + buf.len, text, n)
+    buf.len += n
+    return 0
+
+
+cdef inline bint _ascii_space(unsigned char c) noexcept nogil:
+    """`str.isspace` of an ASCII character (the separators 0x1c-0x1f count)."""
+    return c == 32 or 9 <= c <= 13 or 28 <= c <= 31
+
+
+cdef inline bint _ascii_alnum(unsigned char c) noexcept nogil:
+    return (48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122)
+
+
+cdef bint _ascii(const char* data, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if <unsigned char>data[i] >= 128:
+            return False
+    return True
+
+
+cdef Py_ssize_t _alnum(const char* data, Py_ssize_t n) noexcept nogil:
+    """`letters` of ASCII text: its letters and digits."""
+    cdef Py_ssize_t i, k = 0
+    for i in range(n):
+        if _ascii_alnum(<unsigned char>data[i]):
+            k += 1
+    return k
+
+
+cdef str _collapsed(const char* data, Py_ssize_t n, char* out):
+    """``" ".join(text.split())`` of ASCII text, written through `out` (n bytes)."""
+    cdef Py_ssize_t i, k = 0
+    cdef bint gap = False
+    for i in range(n):
+        if _ascii_space(<unsigned char>data[i]):
+            gap = k > 0
+        else:
+            if gap:
+                out[k] = 32
+                k += 1
+                gap = False
+            out[k] = data[i]
+            k += 1
+    return PyUnicode_DecodeASCII(out, k, NULL)
+
+
+cdef Py_ssize_t _letters(str text):
+    """`stemmer.blocks.block.letters`, one pass: alphanumerics (``\\w`` but ``_``), a CJK character weighing 3."""
+    cdef Py_UCS4 c
+    cdef Py_ssize_t n = 0, wide = 0, cjk = 0
+    for c in text:
+        if c < 128:
+            if _ascii_alnum(<unsigned char>c):
+                n += 1
+        else:
+            if Py_UNICODE_ISALNUM(c):
+                wide += 1
+            if (0x3040 <= c <= 0x30ff or 0x3400 <= c <= 0x4dbf or 0x4e00 <= c <= 0x9fff
+                    or 0xac00 <= c <= 0xd7af or 0xf900 <= c <= 0xfaff):
+                cjk += 1
+    if wide:
+        n += wide + (CJK_WEIGHT - 1) * cjk
+    return n
+
+
+cdef inline bint _is_pre(tuple path):
+    """`stemmer.blocks.block.is_pre`."""
+    cdef str last
+    if not path:
+        return False
+    last = <str>path[len(path) - 1]
+    return last.startswith("pre") and (len(last) == 3 or last[3] == "." or last[3] == "#")
+
+
+cdef dict _ENCODINGS = {}  # (tag, class, id) -> encoding: a site repeats its few many times
+
+
+cdef class _Walk:
+    """The state of one walk: the blocks cut so far and the block being read (UTF-8 bytes, as libxml2 holds it)."""
+
+    cdef list blocks, links, paths
+    cdef Buf buf, anchor, scratch
+    cdef object recorder
+    cdef bint with_links, skip_hidden
+    cdef int in_anchor
+    cdef long hidden_weight
+
+    def __init__(self, bint with_links, bint skip_hidden, recorder):
+        self.blocks, self.links, self.paths = [], [], [()]
+        self.recorder = recorder
+        self.with_links = with_links
+        self.skip_hidden = skip_hidden
+        self.in_anchor = 0
+        self.hidden_weight = 0
+
+    def __dealloc__(self):
+        free(self.buf.data)
+        free(self.anchor.data)
+        free(self.scratch.data)
+
+    cdef int flush(self, tuple path) except -1:
+        """Close the block being read: its text runs since the last block boundary."""
+        cdef str text
+        cdef object weight, anchor_weight = 0
+        if not _is_pre(path) and _ascii(self.buf.data, self.buf.len):
+            self.scratch.len = 0
+            _add(&self.scratch, self.buf.data, self.buf.len)  # room for the collapsed text
+            text = _collapsed(self.buf.data, self.buf.len, self.scratch.data)
+            weight = _alnum(self.buf.data, self.buf.len)
+        elif not _is_pre(path):
+            text = " ".join(PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL).split())
+            weight = _letters(text)
+        else:
+            text = block_text(path, [PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL)])
+            weight = _letters(text)
+        if self.anchor.len:
+            if _ascii(self.anchor.data, self.anchor.len):
+                anchor_weight = _alnum(self.anchor.data, self.anchor.len)
+            else:
+                anchor_weight = _letters(PyUnicode_DecodeUTF8(self.anchor.data, self.anchor.len, NULL))
+        self.buf.len = 0
+        self.anchor.len = 0
+        if text and weight:
+            self.blocks.append(Block(path, text, weight, anchor_weight))
+            if self.recorder is not None:
+                self.recorder.block()
+        return 0
+
+    cdef int boundary(self) except -1:
+        if self.buf.len:
+            self.flush(<tuple>self.paths[len(self.paths) - 1])
+        if self.recorder is not None:
+            self.recorder.boundary()
+        return 0
+
+    cdef int read(self, xmlNode* first) except -1:
+        """A text or tail (the run of text nodes from `first`): no block starts with a space."""
+        cdef xmlNode* node = _text_or_skip(first)
+        cdef xmlNode* cur
+        cdef const unsigned char* c
+        cdef bint empty = True, space = True
+        if node is NULL:
+            return 0
+        cur = node
+        while cur is not NULL:
+            c = <const unsigned char*>cur.content
+            while c[0] != 0:
+                empty = False
+                if c[0] >= 128:
+                    space = False  # decided below, by Python's isspace
+                    break
+                if not _ascii_space(c[0]):
+                    return self._append(node)
+                c += 1
+            cur = _text_or_skip(cur.next)
+        if empty:
+            return 0  # "" is no text
+        if self.buf.len == 0:
+            if space or (<str>_collect(node)).isspace():
+                return 0
+        return self._append(node)
+
+    cdef int _append(self, xmlNode* node) except -1:
+        """Add the run of text nodes from `node` to the block (and to its link text inside a link)."""
+        cdef Py_ssize_t n
+        while node is not NULL:
+            n = strlen(<const char*>node.content)
+            _add(&self.buf, <const char*>node.content, n)
+            if self.in_anchor:
+                _add(&self.anchor, <const char*>node.content, n)
+            node = _text_or_skip(node.next)
+        return 0
+
+    cdef bint start(self, xmlNode* node) except -1:
+        """The walk enters `node`; False if it skips its subtree."""
+        cdef int kind = _kind(node)
+        cdef object cls = None, ident = None, style, hidden, href
+        cdef bint attrs_read = False
+        cdef str tag = None, enc
+        cdef tuple key
+        if kind == SKIP:
+            return False
+        if kind != BLOCK and is_screen_reader_only(_attr(node, "class")):
+            return False
+        if kind == BLOCK:
+            tag = _tag(node)
+            cls = _attr(node, "class")
+            ident = _attr(node, "id")
+            attrs_read = True
+            key = (tag, cls, ident)
+            enc = _ENCODINGS.get(key)
+            if enc is None:
+                if len(_ENCODINGS) > 100_000:
+                    _ENCODINGS.clear()
+                enc = _ENCODINGS[key] = encode(tag, cls, ident)
+            if self.skip_hidden:
+                style = _attr(node, "style")
+                hidden = _attr(node, "hidden")
+                if (".hidden" in enc or style or hidden is not None) and is_hidden(enc, style, hidden):
+                    self.hidden_weight += _letters(_itertext(node))
+                    return False
+            self.boundary()
+            self.paths.append(<tuple>self.paths[len(self.paths) - 1] + (enc,))
+        elif kind == CHOP:
+            if node.name[0] == c"b" and _is_pre(<tuple>self.paths[len(self.paths) - 1]):  # br, not hr
+                _add(&self.buf, "\n", 1)  # a code listing written line by line with <br>
+            else:
+                self.boundary()
+        elif kind == ANCHOR:
+            href = _attr(node, "href")
+            if (may_be_permalink(<tuple>self.paths[len(self.paths) - 1], href)
+                    and is_permalink(_itertext(node), _attr(node, "class"))):
+                return False
+            self.in_anchor += 1
+            if self.with_links:
+                if href:
+                    self.links.append((href, " ".join(_itertext(node).split())))
+        if self.recorder is not None:
+            if not attrs_read:
+                tag = _tag(node)
+                cls = _attr(node, "class")
+                ident = _attr(node, "id")
+            self.recorder.open(tag, cls, ident)
+        self.read(node.children)
+        return True
+
+    cdef int end(self, xmlNode* node, bint entered) except -1:
+        """The walk leaves `node` (`entered`: its subtree was walked) and reads its tail."""
+        cdef int kind
+        if entered:
+            kind = _kind(node)
+            if kind == BLOCK:
+                self.boundary()
+                self.paths.pop()
+            elif kind == ANCHOR:
+                self.in_anchor -= 1
+            if self.recorder is not None:
+                self.recorder.close()
+        self.read(node.next)
+        return 0
+
+
+cdef str _head_title(xmlNode* root):
+    """``root.find("head/title")``'s text, spaces collapsed; "" without one."""
+    cdef xmlNode* head = root.children
+    cdef xmlNode* node
+    while head is not NULL:
+        if head.type == tree.XML_ELEMENT_NODE and head.ns is NULL and strcmp(<const char*>head.name, "head") == 0:
+            node = head.children
+            while node is not NULL:
+                if (node.type == tree.XML_ELEMENT_NODE and node.ns is NULL
+                        and strcmp(<const char*>node.name, "title") == 0):
+                    return " ".join((_collect(node.children) or "").split())
+                node = node.next
+        head = head.next
+    return ""
+
+
+def walk(root, bint with_links, bint skip_hidden, recorder=None):
+    """`stemmer.blocks.walk.walk`, compiled: (blocks, title, links, hidden letters)."""
+    cdef xmlNode* top = (<cetree._Element?>root)._c_node
+    cdef xmlNode* node = top
+    cdef xmlNode* child
+    cdef _Walk w = _Walk(with_links, skip_hidden, recorder)
+    while True:
+        if w.start(node):
+            child = _next_walked(node.children)
+            if child is not NULL:
+                node = child
+                continue
+            w.end(node, True)
+        else:
+            w.end(node, False)
+        # `node` is done: on to its next sibling, or up, closing the parents
+        while True:
+            if node is top:
+                if w.buf.len:
+                    w.flush(())
+                return w.blocks, _head_title(top), w.links, w.hidden_weight
+            child = _next_walked(node.next)
+            if child is not NULL:
+                node = child
+                break
+            node = node.parent
+            w.end(node, True)
