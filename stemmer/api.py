@@ -120,7 +120,7 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
     if match.layout is not None:
         unknown = fb.unknown_rule(root, match.layout, matcher.keymaker, **learned) if fb is not None else None
         result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown,
-                              titles=own_titles(root))
+                              titles=lambda: own_titles(root))
         if foreign(result, match, blocks):
             result = None  # a page of another layout that resembles this one, or a layout short of text
     if result is None and fb is not None:

@@ -406,8 +406,12 @@ cdef class _Walk:
         cdef tuple key
         if kind == SKIP:
             return False
-        if kind != BLOCK and is_screen_reader_only(_attr(node, "class")):
-            return False
+        if kind != BLOCK:
+            cls = _attr(node, "class")
+            # the substrings `is_screen_reader_only` looks for: most inline elements have none
+            if cls is not None and ("sr-only" in cls or "visually" in cls or "screen-reader-text" in cls) \
+                    and is_screen_reader_only(cls):
+                return False
         if kind == BLOCK:
             tag = _tag(node)
             cls = _attr(node, "class")
@@ -434,7 +438,8 @@ cdef class _Walk:
                 self.boundary()
         elif kind == ANCHOR:
             href = _attr(node, "href")
-            if (may_be_permalink(<tuple>self.paths[len(self.paths) - 1], href)
+            if (href is not None and "#" in href
+                    and may_be_permalink(<tuple>self.paths[len(self.paths) - 1], href)
                     and is_permalink(_itertext(node), _attr(node, "class"))):
                 return False
             self.in_anchor += 1

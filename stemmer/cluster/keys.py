@@ -101,6 +101,11 @@ class KeyMaker:
             self._keys[path] = key
         return key
 
+    def keys(self, page: PageBlocks) -> tuple[str, ...]:
+        """The layout keys of a page's blocks, in order (`key` of each, in one loop)."""
+        known = self._keys.get
+        return tuple(known(b.path) or self.key(b.path) for b in page.blocks)
+
     def full_path(self, path: tuple[str, ...]) -> tuple[str, ...]:
         """The whole path, normalised (used for main-text containers)."""
         return tuple(self.encoding(e) for e in path)

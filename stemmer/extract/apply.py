@@ -1,6 +1,7 @@
 """Take the title and the main text of a page from the layout it matched."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from stemmer.blocks import PageBlocks, letters, sig
@@ -21,6 +22,7 @@ UNKNOWN_OVER_MAIN = 2
 # better takes its place; the same least as analyze's link-text match.
 TITLE_AGREES = 0.6
 _TITLE_TAGS = ("h1", "h2", "h3")
+Titles = tuple[str, ...] | Callable[[], tuple[str, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,14 +89,15 @@ class Extraction:
 
 
 def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, match: Match,
-                 keymaker: KeyMaker, *, unknown=None, titles: tuple[str, ...] = ()) -> Extraction:
+                 keymaker: KeyMaker, *, unknown=None, titles: Titles = ()) -> Extraction:
     """Label the page's blocks with the roles of the matched layout's slots.
 
     `unknown`, if given, decides the blocks that no slot knows instead of the
     container rule: called with the block's index and the block, it returns
     an `ExtractedBlock` or None (see `stemmer.extract.fallback`).  `titles`:
     the titles the page states for itself (`stemmer.layout.learn.own_titles`),
-    which check the title slot's text (`page_title`).
+    which check the title slot's text (`page_title`), or a function that finds
+    them, called only where the page's `<title>` does not confirm that text.
     """
     layout = match.layout
     assert layout is not None
@@ -122,7 +125,7 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
                       page_title(title, page, titles), tuple(out), "pattern")
 
 
-def page_title(slot_text: str | None, page: PageBlocks, titles: tuple[str, ...] = ()) -> str | None:
+def page_title(slot_text: str | None, page: PageBlocks, titles: Titles = ()) -> str | None:
     """The title of a matched page: its title slot's text, checked against what the page calls itself.
 
     A slot text that agrees with none of the page's own titles (`titles`, its
@@ -130,21 +133,27 @@ def page_title(slot_text: str | None, page: PageBlocks, titles: tuple[str, ...] 
     best, if one agrees.  A page without title slot (an index: its slots are
     teasers) takes its first h1 that is not a link, else its `<title>`.
     """
-    headings = [b for b in page.blocks if b.tag in _TITLE_TAGS and b.anchor_weight * 2 <= b.weight]
     if slot_text is None:
-        h1 = next((b.text for b in headings if b.tag == "h1"), None)
+        h1 = next((b.text for b in _headings(page) if b.tag == "h1"), None)
         return h1 or page.title or None
-    refs = tuple(s for s in map(sig, titles) if s)
     head = sig(page.title)
+    if head and agreement(sig(slot_text), (), head) >= TITLE_AGREES:
+        return slot_text  # the `<title>` alone confirms it: the page's own titles are not looked up
+    refs = tuple(s for s in map(sig, titles() if callable(titles) else titles) if s)
     if not (refs or head) or agreement(sig(slot_text), refs, head) >= TITLE_AGREES:
         return slot_text
     best, best_score = slot_text, TITLE_AGREES
-    for b in headings:
+    for b in _headings(page):
         text = sig(b.text)
         score = agreement(text, refs, head) if text else 0.0
         if score > best_score:
             best, best_score = b.text, score
     return best
+
+
+def _headings(page: PageBlocks):
+    """The page's headings that may name it: h1-h3, not a link."""
+    return (b for b in page.blocks if b.tag in _TITLE_TAGS and b.anchor_weight * 2 <= b.weight)
 
 
 def foreign(extraction: Extraction, match: Match, page: PageBlocks) -> bool:
@@ -174,9 +183,10 @@ def foreign(extraction: Extraction, match: Match, page: PageBlocks) -> bool:
 
 def _tag(block) -> str:
     """The block's tag for Markdown: a paragraph of a quotation counts as the quotation."""
-    if block.tag == "p" and any(e.startswith("blockquote") for e in block.path[-3:-1]):
+    tag = block.tag
+    if tag == "p" and any(e.startswith("blockquote") for e in block.path[-3:-1]):
         return "blockquote"
-    return block.tag
+    return tag
 
 
 def unmatched(page_id: str, url: str | None, site: str, similarity: float = 0.0) -> Extraction:

@@ -1,7 +1,6 @@
 """Find the layout of a site that a new page follows."""
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from stemmer.blocks import PageBlocks
@@ -46,16 +45,26 @@ class SiteMatcher:
 
     def match(self, page: PageBlocks) -> Match:
         """The most similar layout of the site, if it reaches the threshold."""
-        keys = tuple(self.keymaker.key(b.path) for b in page.blocks)
-        own: Counter[str] = Counter()
+        keys = self.keymaker.keys(page)
+        own: dict[str, int] = {}
         for key, b in zip(keys, page.blocks):
-            own[key] += b.weight
-        own_reps = {k: repeats(w) for k, w in own.items()}
+            own[key] = own.get(key, 0) + b.weight
+        # The page's keys in order of first occurrence (`layout_sequence`), with their
+        # ids and own repeats: the same for every layout, which only overrides repeats.
+        firsts = []
+        fresh = -1
+        for key, w in own.items():
+            kid = self._ids.get(key)
+            if kid is None:
+                kid, fresh = fresh, fresh - 1
+            firsts.append((key, kid, repeats(w)))
         best, best_sim = None, -1.0
         for lay, reps, seq, required in self._layouts:
             if self.strict and not required <= own.keys():
                 continue
-            page_seq = layout_sequence(keys, self._ids, {**own_reps, **reps})
+            page_seq: list[int] = []
+            for key, kid, rep in firsts:
+                page_seq += [kid] * reps.get(key, rep)
             sim = similarity(page_seq, seq)
             if sim > best_sim:
                 best, best_sim = lay, sim

@@ -77,17 +77,17 @@ def own_titles(root) -> tuple[str, ...]:
     """The titles a parsed page states for itself: ``og:title``, ``twitter:title``, JSON-LD ``headline``."""
     if root is None:
         return ()
-    found = []
-    for meta in root.iter("meta"):
-        if (meta.get("property") or meta.get("name") or "").lower() in ("og:title", "twitter:title"):
-            found.append(" ".join((meta.get("content") or "").split()))
-    for script in root.iter("script"):
-        if (script.get("type") or "").lower() == "application/ld+json" and len(script.text or "") < MAX_JSON_LD:
+    found, headlines = [], []
+    for el in root.iter("meta", "script"):  # one pass over the tree; metas' titles come first
+        if el.tag == "meta":
+            if (el.get("property") or el.get("name") or "").lower() in ("og:title", "twitter:title"):
+                found.append(" ".join((el.get("content") or "").split()))
+        elif (el.get("type") or "").lower() == "application/ld+json" and len(el.text or "") < MAX_JSON_LD:
             try:
-                found.extend(_headlines(json.loads(script.text)))
+                headlines.extend(_headlines(json.loads(el.text)))
             except (ValueError, RecursionError):
                 pass
-    return tuple(dict.fromkeys(t for t in found if t))
+    return tuple(dict.fromkeys(t for t in found + headlines if t))
 
 
 def _headlines(doc) -> list[str]:
@@ -186,7 +186,7 @@ def site_sequences(pages: Sequence[PageBlocks], keymaker: KeyMaker) -> tuple[lis
     A slot repeats in the sequence by its mean letters over the site's pages,
     so long bodies weigh more without their paragraph count mattering.
     """
-    page_keys = [[keymaker.key(b.path) for b in p.blocks] for p in pages]
+    page_keys = [list(keymaker.keys(p)) for p in pages]
     letters: dict[str, list[int]] = defaultdict(list)
     for p, keys in zip(pages, page_keys):
         per_key: Counter[str] = Counter()
