@@ -49,22 +49,13 @@ class SiteMatcher:
         own: dict[str, int] = {}
         for key, b in zip(keys, page.blocks):
             own[key] = own.get(key, 0) + b.weight
-        # The page's keys in order of first occurrence (`layout_sequence`), with their
-        # ids and own repeats: the same for every layout, which only overrides repeats.
-        firsts = []
-        fresh = -1
-        for key, w in own.items():
-            kid = self._ids.get(key)
-            if kid is None:
-                kid, fresh = fresh, fresh - 1
-            firsts.append((key, kid, repeats(w)))
+        own_reps = {k: repeats(w) for k, w in own.items()}
         best, best_sim = None, -1.0
         for lay, reps, seq, required in self._layouts:
             if self.strict and not required <= own.keys():
                 continue
-            page_seq: list[int] = []
-            for key, kid, rep in firsts:
-                page_seq += [kid] * reps.get(key, rep)
+            # `own` lists the page's keys once each, in order of first occurrence, as the sequence does
+            page_seq = layout_sequence(own, self._ids, {**own_reps, **reps})
             sim = similarity(page_seq, seq)
             if sim > best_sim:
                 best, best_sim = lay, sim
