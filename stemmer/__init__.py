@@ -3,7 +3,7 @@ import logging
 
 __version__ = "0.1.0"
 
-from stemmer.api import analyze, extract, html2txt  # noqa: E402
+from stemmer.api import analyze, extract, html2txt, train  # noqa: E402
 from stemmer.extract import Extraction  # noqa: E402
 from stemmer.layout.learn import AnalyzeParams  # noqa: E402
 from stemmer.layout.model import Layout, PatternSet, Section, SitePatterns  # noqa: E402
@@ -15,7 +15,7 @@ from stemmer.updater import UpdateResult, update  # noqa: E402
 __all__ = [
     "AnalyzeParams", "Extraction", "Layout", "Page", "PatternSet", "Section", "SitePatterns",
     "analyze", "extract", "html2txt", "load_patterns", "read_pages", "save_patterns",
-    "report", "update", "UpdateResult",
+    "report", "train", "update", "UpdateResult",
 ]
 
 logging.getLogger("stemmer").addHandler(logging.NullHandler())

@@ -1,4 +1,4 @@
-"""The verbs of stemmer as Python functions: analyze, extract, html2txt."""
+"""The verbs of stemmer as Python functions: analyze, extract, train, html2txt."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
@@ -9,7 +9,7 @@ from stemmer.blocks import parse_html, segment
 from stemmer.classify.features import page_table
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
-from stemmer.extract.site_model import chosen, keep_sample, train_site_model
+from stemmer.classify.site_model import TRAIN_PAGES_PER_SITE, chosen, keep_sample, train_on_patterns, train_site_model
 from stemmer.layout.history import check_date, stamp, today
 from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
 from stemmer.layout.model import PatternSet, SitePatterns
@@ -30,7 +30,7 @@ def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
         date: the crawl's date (``YYYY-MM-DD``), the layouts' first and last
             seen date; default today (UTC).
         site_model: also train each site's block classifier from the blocks
-            its patterns label (`stemmer.extract.site_model`), for its unmatched pages.
+            its patterns label (`stemmer.classify.site_model`), for its unmatched pages.
 
     Returns:
         One `SitePatterns` per site, with its common-noise library and site
@@ -151,6 +151,26 @@ def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: fl
         if result is None and fb is not None:
             result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity, **learned)
         yield result or unmatched(page.id, page.url, page.site, match.similarity)
+
+
+def train(pages: Iterable[Page], patterns, *, pages_per_site: int = TRAIN_PAGES_PER_SITE):
+    """A block classifier for pages of sites never analyzed, trained on the blocks a crawl's patterns label.
+
+    Main and title slots give main text, static and sub slots boilerplate;
+    blocks no slot knows are left out (`stemmer.classify.site_model`).
+
+    Args:
+        pages: a crawl of the analyzed sites (any order).
+        patterns: their learned patterns (`PatternSet` or a lazy pattern directory).
+        pages_per_site: pages labelled per site, so a big site does not dominate.
+
+    Returns:
+        A fitted `BlockClassifier`; ``save(path)`` writes it for ``extract --model``.
+
+    Raises:
+        ModelError: the patterns label too few blocks to train on.
+    """
+    return train_on_patterns(pages, patterns, pages_per_site=pages_per_site)
 
 
 def html2txt(html: str) -> str:

@@ -29,7 +29,7 @@ from stemmer.errors import PatternFileError
 from stemmer.blocks import sig
 from stemmer.extract import SiteMatcher, apply_layout, foreign
 from stemmer.extract.match import Match
-from stemmer.extract.site_model import chosen, keep_sample
+from stemmer.classify.site_model import chosen, keep_sample
 from stemmer.layout.history import (add_history, apply_pins, check_date, days_between, layout_similarity,
                                     stamp, today)
 from stemmer.layout.learn import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, MAX_MAIN_LINKED, AnalyzeParams, SitePage,

@@ -44,6 +44,7 @@ class LabelledPage:
     title: str | None = None
     gold: str | None = None
     root: object = None
+    weights: list[float] | None = None  # per block; 0: no label (a block no pattern slot knows)
 
 
 def read_jsonl(path: str | Path) -> Iterator[dict]:
@@ -73,13 +74,16 @@ def labelled_pages(records: Iterator[dict], *, keep_root: bool = False) -> Itera
 def train(pages: Sequence[LabelledPage], *, estimator: str = DEFAULT_ESTIMATOR,
           groups: Sequence[str] = DEFAULT_GROUPS, embedder=None, threshold: float = DEFAULT_THRESHOLD,
           context: bool = True, params: dict | None = None):
-    """Fit a `BlockClassifier` on labelled pages (second stage held out by site)."""
+    """Fit a `BlockClassifier` on labelled pages (second stage held out by site; blocks of weight 0 left out)."""
     from stemmer.classify.model import BlockClassifier
 
     clf = BlockClassifier(estimator=estimator, groups=groups, embedder=embedder, threshold=threshold,
                           context=context, params=params)
+    weights = None
+    if any(p.weights is not None for p in pages):
+        weights = [p.weights if p.weights is not None else [1.0] * len(p.labels) for p in pages]
     return clf.fit([p.table for p in pages], [p.labels for p in pages],
-                   groups_of_pages=[p.site for p in pages])
+                   groups_of_pages=[p.site for p in pages], weights=weights)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -36,7 +36,7 @@ from pathlib import Path
 from stemmer import api
 from stemmer.extract import Extraction
 from stemmer.extract.fallback import GENERIC, load_fallback
-from stemmer.extract.site_model import chosen
+from stemmer.classify.site_model import chosen
 from stemmer.layout.history import carry_over_saved, check_date, stamp, today
 from stemmer.layout.lazy import LazyPatterns
 from stemmer.layout.learn import AnalyzeParams, learn_site
