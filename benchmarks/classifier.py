@@ -9,7 +9,7 @@ is predicted once, by the model of its fold; the predictions of each set
 are scored with ../shared/tools/score.py (per character for Chinese) beside
 trafilatura (../shared/tools/baseline.py) and readability-lxml run on the same
 pages.  jekyll_sites and web_sites count their article pages (those with gold).
-A model trains on at most `SITE_CAP` pages of each site (chosen by a hash of
+A model trains on at most `train.PAGES_PER_SITE` pages of each site (chosen by a hash of
 the id), so a big site does not dominate.
 
 Rows (the shipped configuration, train.py's defaults, unless said otherwise):
@@ -67,7 +67,6 @@ SETS = ["cleaneval", "l3s_gn1", "wcxb", "dragnet", "zh_cwced", "jekyll_sites", "
 # CC BY 4.0, MIT, and our own conversion's gold; the others are research-only or AGPL (see the data card)
 SHIPPABLE = ["wcxb", "zh_cwced", "jekyll_sites", "web_sites"]
 CRAWLS = ["jekyll_sites", "web_sites"]  # multi-page sites whose learned patterns label pages
-SITE_CAP = 30  # training pages per site
 BIG_TAGS, BIG_ATTRS = 120, 600  # the union vocabulary features are computed with once; folds pick from it
 CHEAP = tuple(g for g in GROUPS if g != "embed")
 
@@ -105,17 +104,6 @@ def pattern_pages(name: str, records: list[dict], log) -> list[T.LabelledPage]:
         p.dataset = f"patterns:{name}:{'gold' if p.id in gold else 'other'}"
     log(f"{name}: {len(got)} pattern-labelled pages ({time.perf_counter() - t0:.0f} s)")
     return got
-
-
-def capped(pages: list[T.LabelledPage], idx: list[int], cap: int = SITE_CAP) -> list[int]:
-    """At most `cap` of the pages `idx` per (site, source), chosen by a hash of the id."""
-    by_site: dict[tuple[str, bool], list[int]] = {}
-    for i in idx:
-        by_site.setdefault((pages[i].site, pages[i].weights is None), []).append(i)
-    keep = []
-    for group in by_site.values():
-        keep += sorted(group, key=lambda i: hashlib.sha256(pages[i].id.encode()).hexdigest())[:cap]
-    return sorted(keep)
 
 
 class Corpus:
@@ -199,8 +187,8 @@ def cross_validate(corpus: Corpus, spec: dict, folds: dict[str, int], k: int, lo
     train_sets = set(spec.get("train_sets", SETS))
     for f in range(k):
         t0 = time.perf_counter()
-        train = capped(corpus.pages, [i for i, p in enumerate(corpus.pages)
-                                      if folds[p.site] != f and p.dataset in train_sets])
+        train = [i for i, p in enumerate(corpus.pages) if folds[p.site] != f and p.dataset in train_sets]
+        train = [train[j] for j in T.per_site([corpus.pages[i] for i in train])]
         test = [i for i, p in enumerate(corpus.pages) if folds[p.site] == f and p.weights is None]
         clf = BlockClassifier(estimator=spec["estimator"], groups=spec["groups"], context=spec["context"],
                               threshold=T.DEFAULT_THRESHOLD,
