@@ -7,9 +7,9 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from stemmer.blocks import parse_html, segment
 from stemmer.classify.features import page_table
+from stemmer.classify.site_model import TRAIN_PAGES_PER_SITE, chosen, keep_sample, train_on_patterns, train_site_model
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
-from stemmer.classify.site_model import TRAIN_PAGES_PER_SITE, chosen, keep_sample, train_on_patterns, train_site_model
 from stemmer.layout.history import check_date, stamp, today
 from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
 from stemmer.layout.model import PatternSet, SitePatterns
