@@ -21,14 +21,18 @@ from __future__ import annotations
 
 import zlib
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from stemmer.blocks import parse_html
 from stemmer.classify.features import PageTable, page_table
-from stemmer.classify.train import LabelledPage, train
 from stemmer.errors import ModelError
 from stemmer.extract.match import SiteMatcher
 from stemmer.layout.model import SitePatterns
 from stemmer.pages import Page
+
+if TYPE_CHECKING:
+    from stemmer.classify.model import BlockClassifier
+    from stemmer.classify.train import LabelledPage
 
 # Pages featurized per site.  On the multi-page dev sets (benchmarks/site_fallback.py)
 # 20 and 40 pages give the same SH F1 on the forced fallback (0.911, 0.925, 0.972 on
@@ -125,6 +129,8 @@ def pattern_labelled_pages(pages: Iterable[Page], patterns, *,
         pages: a crawl (any sites).
         patterns: a `PatternSet` or anything with ``get(site)``.
     """
+    from stemmer.classify.train import LabelledPage  # also the `python -m` script: not imported with the package
+
     samples: dict[str, list] = {}
     for page in pages:
         site = patterns.get(page.site)
@@ -142,12 +148,14 @@ def pattern_labelled_pages(pages: Iterable[Page], patterns, *,
 
 
 def train_on_patterns(pages: Iterable[Page], patterns, *, pages_per_site: int = TRAIN_PAGES_PER_SITE,
-                      min_blocks: int = TRAIN_MIN_BLOCKS):
+                      min_blocks: int = TRAIN_MIN_BLOCKS) -> BlockClassifier:
     """A generic `BlockClassifier` (the shipped model's configuration) from a crawl's pattern labels.
 
     Raises:
         ModelError: the patterns label fewer than `min_blocks` main-text or other blocks.
     """
+    from stemmer.classify.train import train
+
     labelled = pattern_labelled_pages(pages, patterns, pages_per_site=pages_per_site)
     main = sum(lab * w for p in labelled for lab, w in zip(p.labels, p.weights))
     other = sum((1 - lab) * w for p in labelled for lab, w in zip(p.labels, p.weights))
