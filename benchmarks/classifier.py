@@ -32,6 +32,8 @@ a pattern-only `stemmer extract` of one page (a fresh interpreter).
     python benchmarks/classifier.py --ablate              # chosen minus each feature group
     python benchmarks/classifier.py --rows shipped --ablate   # the same for the shipped training sets too
     python benchmarks/classifier.py --minilm-pages 150    # static model vs MiniLM on a subsample
+    python benchmarks/classifier.py --held-out generic /tmp/new/model --sets cleaneval l3s_gn1 dragnet
+        # saved models, no CV, on sets none of them trained on (the whole `extract` fallback path)
 """
 from __future__ import annotations
 
@@ -302,6 +304,43 @@ def one_page_seconds() -> float:
         return time.perf_counter() - t0
 
 
+# --- saved models on sets they never saw -------------------------------------------------
+
+def held_out(models: list[str], sets: list[str], work: Path, log, peers: bool = True) -> None:
+    """Each model's fallback (as `extract` runs it) on every page with gold, beside trafilatura and readability."""
+    from stemmer.extract.fallback import Fallback
+
+    rows = []
+    for ds in sets:
+        records = [r for r in load_set(ds) if r.get("text") is not None]
+        cells = {"dataset": ds, "pages": len(records)}
+        for m in models:
+            fb = Fallback(m)
+            fb.extract("warm", None, "x", parse_html("<p>warm up</p>"))
+            out = work / f"{ds}.{Path(m).name}.jsonl"
+            t0 = time.perf_counter()
+            with out.open("w", encoding="utf-8") as f:
+                for r in records:
+                    ex = fb.extract(r["id"], r.get("url"), r["site"], parse_html(r["html"]))
+                    f.write(json.dumps({"id": r["id"], "text": ex.text, "title": ex.title}, ensure_ascii=False) + "\n")
+            cells[f"{m} p/s"] = len(records) / (time.perf_counter() - t0)
+            cells[m] = score(ds, out)["sh_f1"]
+        if peers:
+            pred, stats = trafilatura(ds, work)
+            cells["trafilatura"], cells["trafilatura p/s"] = score(ds, pred)["sh_f1"], stats["total_pages_per_s"]
+            pred, pps = readability(ds, records, work)
+            cells["readability"], cells["readability p/s"] = score(ds, pred)["sh_f1"], pps
+        log(str(cells))
+        rows.append(cells)
+    peer_cols = ["trafilatura", "readability"] if peers else []
+    head = ["dataset", "pages"] + models + peer_cols + [f"{m} p/s" for m in models] + [f"{p} p/s" for p in peer_cols]
+    print("\nsh_f1 (macro over pages) of saved models on sets they never saw; pages/s of text+title\n")
+    print("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
+    for c in sorted(rows, key=lambda c: c[models[-1]] - max([c[p] for p in peer_cols], default=0.0)):
+        print("| " + " | ".join(str(c[h]) if h in ("dataset", "pages") else
+                                fmt(c[h], ".1f" if h.endswith("p/s") else ".3f") for h in head) + " |")
+
+
 # --- MiniLM on a subsample ------------------------------------------------------------
 
 def minilm_subsample(corpus: Corpus, n_pages: int, folds: dict[str, int], log) -> list[dict]:
@@ -366,6 +405,8 @@ def main() -> None:
                     help="also the chosen model (and the shipped one, if in --rows) without each feature group")
     ap.add_argument("--minilm-pages", type=int, default=0, metavar="N",
                     help="also compare the static model with MiniLM on N pages (MiniLM: ~40 texts/s)")
+    ap.add_argument("--held-out", nargs="+", metavar="MODEL",
+                    help="only score these saved models (or 'generic') on --sets, no cross-validation")
     ap.add_argument("--no-baseline", action="store_true", help="skip trafilatura, readability and the speeds")
     ap.add_argument("--work", default="/tmp/stemmer-bench-classifier")
     ap.add_argument("--json", help="also write the results as JSON here")
@@ -373,6 +414,9 @@ def main() -> None:
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
+    if args.held_out:
+        held_out(args.held_out, args.sets, work, log, peers=not args.no_baseline)
+        return
 
     needs_embed = any(ROWS[r]["embed"] for r in args.rows) or args.minilm_pages > 0
     needs_patterns = any(t.startswith("patterns:") for r in args.rows for t in ROWS[r].get("train_sets", ()))
