@@ -42,7 +42,7 @@ from lxml import etree  # noqa: E402
 
 from stemmer import Page, analyze, extract  # noqa: E402
 from stemmer.blocks import parse_html  # noqa: E402
-from stemmer.updater import update  # noqa: E402
+from stemmer.update.updater import update  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 TOOLS = SHARED / "tools"

@@ -2,18 +2,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import replace
-from urllib.parse import urldefrag, urljoin, urlsplit
 
 from stemmer.blocks import parse_html, segment
-from stemmer.classify.features import page_table
-from stemmer.classify.site_model import TRAIN_PAGES_PER_SITE, chosen, keep_sample, train_on_patterns, train_site_model
+from stemmer.classify.site_model import TRAIN_PAGES_PER_SITE, train_on_patterns
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
-from stemmer.layout.history import check_date, stamp, today
-from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
-from stemmer.layout.model import PatternSet, SitePatterns
+from stemmer.layout.learn import AnalyzeParams
+from stemmer.layout.model import PatternSet
 from stemmer.pages import Page
+from stemmer.site import SiteCollector
+from stemmer.update.history import check_date, today
 
 Progress = Callable[[int], None]
 
@@ -37,71 +35,15 @@ def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
         model; sites with no layout of `min_pages` pages get an empty one.
     """
     params = params or AnalyzeParams()
-    by_site: dict[str, list[SitePage]] = {}
-    samples: dict[str, list] = {}
-    urls: dict[str, dict[str, SitePage]] = {}
-    outlinks: list[tuple[str, str, list[tuple[str, str]]]] = []
+    date = check_date(date) if date is not None else today()
+    sites: dict[str, SiteCollector] = {}
     for page in pages:
-        root = parse_html(page.html)
-        blocks = segment(root, with_links=True)
-        sp = SitePage(page.id, blocks, list(page.anchors))
-        by_site.setdefault(page.site, []).append(sp)
-        if site_model and blocks.blocks:
-            keep_sample(samples.setdefault(page.site, []), page.id, root)
-        if page.url:
-            urls.setdefault(page.site, {})[_normal_url(page.url)] = sp
-            outlinks.append((page.site, page.url, list(blocks.links)))
+        if page.site not in sites:
+            sites[page.site] = SiteCollector(page.site, site_model=site_model)
+        sites[page.site].add(page)
         if progress:
             progress(1)
-    _add_link_texts(urls, outlinks)
-    date = check_date(date) if date is not None else today()
-    learned = {}
-    for site, sps in sorted(by_site.items()):
-        patterns = stamp(learn_site(site, sps, params), date, pages=len(sps))
-        if site_model:
-            patterns = with_site_model(patterns, [page_table(root) for root in chosen(samples.get(site, []))])
-        learned[site] = patterns
-    return PatternSet(learned)
-
-
-def with_site_model(patterns: SitePatterns, tables: list) -> SitePatterns:
-    """The patterns with the site's block classifier trained on `tables`, if they label enough."""
-    model = train_site_model(patterns, tables)
-    return replace(patterns, model=model) if model is not None else patterns
-
-
-def _normal_url(url: str) -> str:
-    url = urldefrag(url)[0]
-    for index in ("index.html", "index.htm"):
-        if url.endswith("/" + index):
-            url = url[: -len(index)]
-    return url
-
-
-def _last_name(url: str) -> str:
-    """The last path segment of a URL or href, without query, fragment and index file."""
-    path = url.split("#", 1)[0].split("?", 1)[0]
-    if "//" in path:
-        path = urlsplit(path).path
-    for index in ("index.html", "index.htm"):
-        if path.endswith("/" + index):
-            path = path[: -len(index)]
-    return path.rstrip("/").rsplit("/", 1)[-1]
-
-
-def _add_link_texts(urls: dict[str, dict[str, SitePage]], outlinks) -> None:
-    """Give each page the texts of the crawl's links that point to it (for titles)."""
-    names = {site: {_last_name(u) for u in targets} for site, targets in urls.items()}
-    for site, base, links in outlinks:
-        targets = urls.get(site, {})
-        source = _normal_url(base)
-        for href, text in links:
-            if (not text or href.startswith(("#", "javascript:", "mailto:"))
-                    or _last_name(href) not in names[site]):  # cheap test before urljoin
-                continue
-            target = _normal_url(urljoin(base, href))
-            if target != source and target in targets:
-                targets[target].anchors.append(text)
+    return PatternSet({name: sites[name].learn(params, date) for name in sorted(sites)})
 
 
 def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: float | None = None,

@@ -7,22 +7,21 @@ import json
 import logging
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-from stemmer import __version__, api
+from stemmer import api
 from stemmer.errors import InputError, StemmerError
 from stemmer.layout.learn import AnalyzeParams
-from stemmer.extract.drift import DriftStats
 from stemmer.extract.fallback import GENERIC, Fallback
-from stemmer.layout.history import check_date
+from stemmer.update.history import check_date
 from stemmer.layout.lazy import LazyPatterns
-from stemmer.files import write_atomic
+from stemmer.files import atomic_text, write_atomic
 from stemmer.layout.store import is_pattern_file, load_patterns
-from stemmer.output import FORMATS, Writer
+from stemmer.outputs import FORMATS, DriftStats, Writer
 from stemmer.pages import read_pages
 from stemmer.scale import analyze_crawl, extract_crawl
+from stemmer.version import __version__
 
 log = logging.getLogger("stemmer")
 
@@ -116,7 +115,7 @@ class _Progress:
         if self.live and now - self.shown > 0.2:
             self.shown = now
             rate = self.n / max(now - self.start, 1e-9)
-            print(f"\rstemmer: {self.label}: {self.n} pages ({rate:.0f}/s)", end="", file=sys.stderr, flush=True)
+            print(f"\rstemmer: {self.label}: {_n(self.n, 'page')} ({rate:.0f}/s)", end="", file=sys.stderr, flush=True)
 
     def close(self) -> float:
         """End the line; the seconds since the start."""
@@ -128,17 +127,24 @@ class _Progress:
 class _SiteProgress(_Progress):
     """The progress line of a run over sites: pages read, then sites and pages done."""
 
+    stage = ""
+
     def __call__(self, event) -> None:
         now = time.perf_counter()
         self.n = event.pages
-        if self.live and now - self.shown > 0.2:
-            self.shown = now
+        if self.live and (now - self.shown > 0.2 or event.stage != self.stage):  # a new stage shows at once
+            self.shown, self.stage = now, event.stage
             if event.stage == "read":
-                line = f"reading: {event.pages} pages, {event.sites} sites"
+                line = f"reading: {_n(event.pages, 'page')}, {_n(event.sites, 'site')}"
             else:
-                line = (f"{event.sites_done}/{event.sites} sites, {event.pages_done}/{event.pages} pages "
-                        f"({event.pages_done / max(now - self.start, 1e-9):.0f}/s)")
+                line = (f"learning: {event.sites_done}/{_n(event.sites, 'site')} done, "
+                        f"{event.pages_done}/{_n(event.pages, 'page')}")
             print(f"\rstemmer: {self.label}: {line}\033[K", end="", file=sys.stderr, flush=True)
+
+
+def _n(count: int, noun: str) -> str:
+    """``1 layout``, ``3 layouts``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def _jobs(value: str) -> int:
@@ -175,6 +181,12 @@ class _BadInputs:
     def status(self) -> int:
         """The exit status: 1 when an input could not be read."""
         return 1 if self.count else 0
+
+
+def _no_pages(args) -> InputError:
+    """The error of a run whose inputs held no page at all (a wrong path in a cron job must not pass)."""
+    names = ", ".join("the file names on stdin" if i == "-" else i for i in args.inputs)
+    return InputError(f"no readable HTML pages in {names}")
 
 
 def _add_input_options(p) -> None:
@@ -230,17 +242,17 @@ def _run_analyze(args) -> int:
     if not report.sites and not report.failures:
         if bad.count:
             return 1
-        raise InputError("no readable HTML pages in the input")
+        raise _no_pages(args)
     for failure in sorted(report.failures, key=lambda f: f.site):
         print(f"stemmer: error: {failure.site}: analyze failed: {failure.error}", file=sys.stderr)
         if args.debug and failure.detail:
             print(failure.detail, file=sys.stderr)
     if not args.quiet:
         for site in sorted(report.sites, key=lambda s: s.site):
-            print(f"stemmer: analyze: {site.site}: {site.layouts} layouts covering {site.covered} pages",
-                  file=sys.stderr)
-        print(f"stemmer: analyze: {report.pages} pages, {len(report.sites)} pattern files in {args.output} "
-              f"({seconds:.1f} s)", file=sys.stderr)
+            print(f"stemmer: analyze: {site.site}: {_n(site.layouts, 'layout')} learned from {site.covered} "
+                  f"of its {_n(site.pages, 'page')}", file=sys.stderr)
+        print(f"stemmer: analyze: {_n(report.pages, 'page')}, {_n(len(report.sites), 'pattern file')} in "
+              f"{args.output} ({seconds:.1f} s)", file=sys.stderr)
     return 1 if report.failures else bad.status()
 
 
@@ -307,30 +319,23 @@ def _run_extract(args) -> int:
                 classified += ex.method == "classifier"
                 drift.add(ex)
                 progress()
-            if bad.count and not progress.n:
-                raise _NothingRead
+            if not progress.n:
+                if bad.count:
+                    raise _NothingRead
+                raise _no_pages(args)
     except _NothingRead:
         progress.close()
         return 1
     seconds = progress.close()
     if not args.quiet:
-        share = f" ({matched / progress.n:.0%})" if progress.n else ""
-        by_classifier = f", {classified} by the classifier" if classified else ""
-        print(f"stemmer: extract: {progress.n} pages, {matched} matched{share}{by_classifier} in {seconds:.1f} s",
-              file=sys.stderr)
+        by_classifier = f", {classified} by the block classifier" if classified else ""
+        print(f"stemmer: extract: {_n(progress.n, 'page')}, {matched} matched a layout "
+              f"({matched / progress.n:.0%}){by_classifier} in {seconds:.1f} s", file=sys.stderr)
         for line in drift.lines():
             print(f"stemmer: extract: {line}", file=sys.stderr)
     if args.stats:
-        _write_file(args.stats, json.dumps(drift.to_json(), indent=1) + "\n")
+        write_atomic(args.stats, json.dumps(drift.to_json(), indent=1) + "\n")
     return bad.status()
-
-
-def _write_file(path: str, text: str) -> None:
-    """Write a whole file atomically; an error names `path`, not the temporary file."""
-    try:
-        write_atomic(Path(os.path.abspath(path)), text)
-    except OSError as exc:
-        raise OSError(exc.errno, exc.strerror, path) from None
 
 
 @contextlib.contextmanager
@@ -339,18 +344,8 @@ def _output(path: str | None):
     if path is None or path == "-":
         yield sys.stdout
         return
-    target = os.path.abspath(path)
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=".stemmer-", dir=os.path.dirname(target))
-    except OSError as exc:  # name the output the user gave, not the temporary file
-        raise OSError(exc.errno, exc.strerror, path) from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-            yield f
-        os.replace(tmp, target)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    with atomic_text(path) as out:
+        yield out
 
 
 # --- html2txt ------------------------------------------------------------
@@ -365,8 +360,12 @@ def _add_html2txt(sub) -> None:
 
 def _run_html2txt(args) -> int:
     bad = _BadInputs(args.debug)
+    pages = 0
     for page in read_pages(args.inputs, charset=args.charset, on_error=bad):
         print(f"==> {page.url or page.id} <==\n{api.html2txt(page.html)}\n")
+        pages += 1
+    if not pages and not bad.count:
+        raise _no_pages(args)
     return bad.status()
 
 
@@ -402,7 +401,7 @@ def _add_update(sub) -> None:
 
 def _run_update(args) -> int:
     from stemmer.layout.model import PatternSet
-    from stemmer.updater import save_update, update
+    from stemmer.update.updater import save_update, update
 
     if args.stale_after < 0:
         print(f"stemmer update: error: --stale-after must be 0 or more days, got {args.stale_after}",
@@ -422,17 +421,17 @@ def _run_update(args) -> int:
     if not result.sites and not result.left_out:
         if bad.count:
             return 1
-        raise InputError("no readable HTML pages in the input")
+        raise _no_pages(args)
     written = [] if args.dry_run else save_update(result, source)
     if not args.quiet:
         for change in result.sites:
             print(f"stemmer: update: {change.summary()}", file=sys.stderr)
         for site, n in result.left_out.items():
-            print(f"stemmer: update: {site}: {n} pages left out, no patterns for this site in {args.patterns}",
-                  file=sys.stderr)
+            print(f"stemmer: update: {site}: {_n(n, 'page')} left out, no patterns for this site in "
+                  f"{args.patterns}", file=sys.stderr)
         done = ("dry run: nothing written" if args.dry_run
-                else f"{len(written)} pattern files written" if written else "nothing changed")
-        print(f"stemmer: update: {progress.n} pages, {done} ({seconds:.1f} s)", file=sys.stderr)
+                else f"{_n(len(written), 'pattern file')} written" if written else "nothing changed")
+        print(f"stemmer: update: {_n(progress.n, 'page')}, {done} ({seconds:.1f} s)", file=sys.stderr)
     return bad.status()
 
 
@@ -458,8 +457,8 @@ def _add_report(sub) -> None:
 
 
 def _run_report(args) -> int:
-    from stemmer.layout.history import today
-    from stemmer.reporter import report
+    from stemmer.update.history import today
+    from stemmer.report import report
 
     if args.pages_per_layout < 0:
         print(f"stemmer report: error: --pages-per-layout must be 0 or more, got {args.pages_per_layout}",
@@ -477,9 +476,9 @@ def _run_report(args) -> int:
     if args.output == "-":
         sys.stdout.write(html)
     else:
-        _write_file(args.output, html)
+        write_atomic(args.output, html)
     if not args.quiet:
-        print(f"stemmer: report: {len(patterns.sites)} sites, {progress.n} pages -> {args.output} "
+        print(f"stemmer: report: {_n(len(patterns.sites), 'site')}, {_n(progress.n, 'page')} -> {args.output} "
               f"({seconds:.1f} s)", file=sys.stderr)
     return bad.status()
 

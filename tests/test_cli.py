@@ -1,3 +1,4 @@
+import io
 import json
 import logging
 import shutil
@@ -63,8 +64,8 @@ def test_analyze_writes_the_site_pattern_file(capsys, tmp_path):
     assert sorted(p.name for p in (tmp_path / "p").iterdir()) == [
         f"{SITE}.json", f"{SITE}.model.json", f"{SITE}.model.npz", f"{SITE}.noise.json"]
     assert json.loads((tmp_path / "p" / f"{SITE}.json").read_text())["site"] == SITE
-    assert f"{DEMO_PAGES} pages, 1 pattern files" in err
-    assert "layouts covering" in err
+    assert f"{DEMO_PAGES} pages, 1 pattern file in" in err
+    assert f"{SITE}: 3 layouts learned from 38 of its {DEMO_PAGES} pages" in err
 
 
 def test_analyze_quiet_prints_nothing(capsys, tmp_path):
@@ -202,10 +203,23 @@ def test_output_into_a_missing_directory_names_the_output(capsys, patterns, tmp_
     assert_fails(capsys, "extract", "-p", patterns, ARTICLE, "-o", target, mentions=(str(target),))
 
 
-def test_input_without_html_pages(capsys, tmp_path):
+@pytest.mark.parametrize("verb", ["analyze", "extract", "html2txt", "update"])
+def test_input_without_html_pages(capsys, tmp_path, verb):
     (tmp_path / "in").mkdir()
     (tmp_path / "in" / "notes.txt").write_text("not a page")
-    assert_fails(capsys, "analyze", tmp_path / "in", "-o", tmp_path / "p", mentions=("no readable HTML pages",))
+    args = {"analyze": ["-o", tmp_path / "p"], "extract": ["-o", tmp_path / "out.jsonl"]}.get(verb, [])
+    before = [tmp_path / "p"] if verb == "update" else []  # update: an empty pattern directory first
+    for d in before:
+        d.mkdir()
+    assert_fails(capsys, verb, *before, tmp_path / "in", *args,
+                 mentions=(f"no readable HTML pages in {tmp_path / 'in'}",))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in"] + (["p"] if verb == "update" else [])
+
+
+@pytest.mark.parametrize("verb", ["extract", "html2txt"])
+def test_empty_stdin_is_an_error(capsys, monkeypatch, verb):
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert_fails(capsys, verb, "-", mentions=("no readable HTML pages in the file names on stdin",))
 
 
 def test_truncated_zip(capsys, tmp_path, write_zip, html):
@@ -303,3 +317,15 @@ def test_an_unreadable_input_among_good_ones_keeps_their_output(capsys, patterns
     assert len(target.read_text(encoding="utf-8").splitlines()) == 1
     err = capsys.readouterr().err
     assert "cut.zip" in err and "Traceback" not in err
+
+
+def test_the_progress_line_shows_a_new_stage_at_once(capsys):
+    from stemmer.cli import _SiteProgress
+    from stemmer.scale import Progress
+
+    progress = _SiteProgress("analyze", quiet=False)
+    progress.live = True  # as on a terminal
+    progress(Progress("read", 1, 41))
+    progress(Progress("analyze", 1, 41))  # within the 0.2 s a redraw waits otherwise
+    err = capsys.readouterr().err
+    assert "reading: 41 pages, 1 site" in err and "learning: 0/1 site done, 0/41 pages" in err

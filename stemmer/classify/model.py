@@ -166,7 +166,7 @@ class BlockClassifier:
             The two paths.
         """
         self._check_fitted()
-        from stemmer import __version__
+        from stemmer.version import __version__
 
         emb = self.featurizer_.embedder
         meta = {

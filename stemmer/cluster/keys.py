@@ -31,7 +31,7 @@ _HAS_DIGIT = re.compile(r"\d")
 
 
 @functools.lru_cache(maxsize=65536)
-def _tokens(encoding: str) -> tuple[str, tuple[str, ...]]:
+def split_element(encoding: str) -> tuple[str, tuple[str, ...]]:
     """Split ``tag.c1.c2#id`` into the tag and its tokens (ids keep their ``#``)."""
     head, _, ident = encoding.partition("#")
     tag, *classes = head.split(".")
@@ -68,7 +68,7 @@ class KeyMaker:
             n += 1
             seen: set[str] = set()
             for enc in {e for b in page.blocks for e in b.path}:
-                seen.update(t for t in _tokens(enc)[1] if not _HAS_DIGIT.search(t))
+                seen.update(t for t in split_element(enc)[1] if not _HAS_DIGIT.search(t))
             df.update(seen)
             family_df.update({f for t in seen if (f := _family(t))})
         variable = _variable_families(df, family_df)
@@ -83,7 +83,7 @@ class KeyMaker:
         if enc is None and self.webstemmer:
             enc = self._enc[raw] = _webstemmer_encoding(raw)
         if enc is None:
-            tag, tokens = _tokens(raw)
+            tag, tokens = split_element(raw)
             share = self.token_share
             ids = [t for t in tokens if t[0] == "#" and t in share]
             # An id names the slot alone; its element's classes are styles and states.
@@ -139,7 +139,7 @@ _BOX_TAGS = frozenset({"aside", "nav", "footer", "form"})
 @functools.lru_cache(maxsize=65536)
 def boxed(raw: str) -> bool:
     """Whether an element (raw ``tag.c1.c2#id``) is a box of noise inside an article."""
-    tag, tokens = _tokens(raw)
+    tag, tokens = split_element(raw)
     if tag in _BOX_TAGS:
         return True
     names = " ".join(tokens)
@@ -172,7 +172,7 @@ def _shared_chain(paths: list[tuple[str, ...]]) -> list[str]:
     """The elements all `paths` share position by position from their start, with their shared tokens."""
     chain: list[str] = []
     for elements in zip(*paths):
-        parsed = [_tokens(e) for e in elements]
+        parsed = [split_element(e) for e in elements]
         tag = parsed[0][0]
         if any(t != tag for t, _ in parsed):
             break
@@ -190,8 +190,8 @@ def _covers(encoding: str, want: str) -> bool:
     """
     if encoding == want:
         return True
-    tag, tokens = _tokens(encoding)
-    want_tag, want_tokens = _tokens(want)
+    tag, tokens = split_element(encoding)
+    want_tag, want_tokens = split_element(want)
     if tag != want_tag:
         return False
     want_ids = [t for t in want_tokens if t[0] == "#"]
@@ -227,7 +227,7 @@ def _variable_families(df: Counter[str], family_df: Counter[str]) -> set[str]:
 
 def _webstemmer_encoding(raw: str) -> str:
     """Webstemmer's ``tag:class=a b:id=x`` (its align/valign/span attributes are not kept)."""
-    tag, tokens = _tokens(raw)
+    tag, tokens = split_element(raw)
     classes = " ".join(t for t in tokens if t[0] != "#")
     ids = [t[1:] for t in tokens if t[0] == "#"]
     attrs = ([f"class={classes}"] if classes else []) + [f"id={i}" for i in ids]

@@ -22,10 +22,11 @@ from stemmer.crawl.state import CrawlState
 from stemmer.crawl.store import format_of, write_warc, write_zip
 from stemmer.crawl.urldb import UrlDB
 from stemmer.errors import CrawlError
+from stemmer.version import __version__
 
 log = logging.getLogger("stemmer")
 
-PRODUCT = "stemmer/0.1"
+PRODUCT = "stemmer/" + ".".join(__version__.split(".")[:2])  # major.minor: stemmer/0.1
 # Threads across all hosts; each host still gets at most `per_host` of them at a time.
 MAX_WORKERS = 4
 # Outcomes of a fetch that leave the page out without being an error.

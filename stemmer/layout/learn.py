@@ -184,7 +184,7 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
     for key in keys:
         texts = [sig("".join(b.text for b in g[key]))[:DIFF_MAX_LETTERS] for g in groups if key in g]
         n_diff = min(len(texts), DIFF_SAMPLE_PAGES)  # pages from all over the cluster
-        diff = _diffscore([texts[k * len(texts) // n_diff] for k in range(n_diff)])
+        diff = diffscore([texts[k * len(texts) // n_diff] for k in range(n_diff)])
         own = sum(b.weight - b.anchor_weight for g in groups for b in g.get(key, ()))
         weights = [sum(b.weight for b in g[key]) for g in groups if key in g]
         share = len(weights) / n
@@ -244,9 +244,9 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
     # "Related stories" over a list of links at the end of the body is not.
     main_keys = {st[0] for st, role in zip(stats, roles) if role == "main"}
     for i, (key, diff, main, rep, share, linked) in enumerate(stats):
-        if (roles[i] == "static" and container and i > title_pos and _is_heading(key)
+        if (roles[i] == "static" and container and i > title_pos and is_heading(key)
                 and linked <= MAX_MAIN_LINKED and _inside(groups, key, container, keymaker)
-                and _heads(page_keys, key, main_keys, title_key)):
+                and heads_body(page_keys, key, main_keys, title_key)):
             roles[i] = "main"
     sections = []
     for (key, diff, main, rep, share, linked), role in zip(stats, roles):
@@ -263,11 +263,11 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
     return Layout("", n, round(score, 2), tuple(sections), container, members)
 
 
-def _is_heading(key: str) -> bool:
+def is_heading(key: str) -> bool:
     return _slot_tag(key) in _HEADING_TAGS
 
 
-def _heads(page_keys: list[list[str]], key: str, main_keys: set[str], title_key: str | None) -> bool:
+def heads_body(page_keys: list[list[str]], key: str, main_keys: set[str], title_key: str | None) -> bool:
     """Whether the blocks of slot `key` mostly stand between main text (headings skipped).
 
     A heading between the title or paragraphs of the body and more of them is
@@ -279,8 +279,8 @@ def _heads(page_keys: list[list[str]], key: str, main_keys: set[str], title_key:
         for j, k in enumerate(keys):
             if k != key:
                 continue
-            after = next((k2 for k2 in keys[j + 1:] if not _is_heading(k2)), None)
-            before = next((k2 for k2 in reversed(keys[:j]) if not _is_heading(k2)), None)
+            after = next((k2 for k2 in keys[j + 1:] if not is_heading(k2)), None)
+            before = next((k2 for k2 in reversed(keys[:j]) if not is_heading(k2)), None)
             total += 1
             inside += after in main_keys and (before in main_keys or before == title_key)
     return inside * 2 > total
@@ -291,7 +291,7 @@ def _weight(groups, key: str, n: int) -> float:
     return sum(b.weight for g in groups for b in g.get(key, ())) / n
 
 
-def _diffscore(texts: list[str]) -> float:
+def diffscore(texts: list[str]) -> float:
     """DiffScore: the share of letters that differ between pairs of the slot's texts."""
     num = den = 0
     for a, b in combinations([t for t in texts if t], 2):

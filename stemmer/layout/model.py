@@ -62,6 +62,10 @@ class Layout:
     stale: bool = False
 
 
+# The history of a pattern file keeps the latest this many runs.
+HISTORY_MAX = 50
+
+
 @dataclass(frozen=True, slots=True)
 class SitePatterns:
     """Everything learned about one site: how to make keys and its layouts.

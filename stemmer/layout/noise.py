@@ -23,6 +23,8 @@ from pathlib import Path
 
 from stemmer.blocks import Block, PageBlocks
 from stemmer.errors import PatternFileError
+from stemmer.files import read_json, write_atomic
+from stemmer.version import __version__
 
 FORMAT = "stemmer-noise"
 VERSION = 1
@@ -80,8 +82,6 @@ class NoiseLibrary:
 
     def save(self, path: str | Path) -> Path:
         """Write the library as JSON, atomically."""
-        from stemmer.files import write_atomic
-
         path = Path(path)
         write_atomic(path, json.dumps(to_json(self), ensure_ascii=False, indent=1) + "\n")
         return path
@@ -127,8 +127,6 @@ class NoiseCounter:
 
 def to_json(library: NoiseLibrary) -> dict:
     """The JSON document of a library (deterministic)."""
-    from stemmer import __version__
-
     return {"format": FORMAT, "version": VERSION, "stemmer": __version__, "site": library.site,
             "pages": library.pages, "params": {"min_pages": library.min_pages, "min_share": library.min_share},
             "entries": [{"tag": tag, "text": text} for tag, text in library.entries]}
@@ -175,7 +173,5 @@ def load_noise(path: str | Path) -> NoiseLibrary:
     Raises:
         PatternFileError: the file cannot be read, is not valid JSON or fails `from_json`.
     """
-    from stemmer.layout.store import read_json
-
     path = Path(path)
     return from_json(read_json(path), path)

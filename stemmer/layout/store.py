@@ -18,8 +18,11 @@ import re
 from pathlib import Path
 
 from stemmer.errors import PatternFileError
-from stemmer.files import write_atomic
+from stemmer.files import read_json, write_atomic
 from stemmer.layout.model import ROLES, Layout, PatternSet, Section, SitePatterns
+from stemmer.layout.noise import load_noise
+from stemmer.layout.pins import carry_over
+from stemmer.version import __version__
 
 log = logging.getLogger("stemmer")
 
@@ -47,8 +50,6 @@ def sidecar(pattern_file: Path, suffix: str) -> Path:
 
 def to_json(patterns: SitePatterns) -> dict:
     """The JSON document of one site's patterns (deterministic: sorted keys, fixed order)."""
-    from stemmer import __version__
-
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -83,8 +84,15 @@ def _seen_fields(lay: Layout) -> dict:
                               ("seen", lay.seen), ("stale", lay.stale)) if v}
 
 
-def save_patterns(patterns: PatternSet | SitePatterns, directory: str | Path) -> list[Path]:
+def save_patterns(patterns: PatternSet | SitePatterns, directory: str | Path, *,
+                  keep_pins: bool = True) -> list[Path]:
     """Write one JSON file per site into `directory`, each atomically.
+
+    Args:
+        keep_pins: a site's file being replaced gives the new layouts its pinned
+            roles, first-seen dates and history (`stemmer.layout.pins.carry_over`),
+            as ``stemmer analyze -o`` does; a file that cannot be read is
+            replaced with a warning.
 
     Returns:
         The paths written.
@@ -95,10 +103,27 @@ def save_patterns(patterns: PatternSet | SitePatterns, directory: str | Path) ->
     written = []
     for site in sites:
         path = out / site_filename(site.site)
+        if keep_pins and path.is_file():
+            site = _carry_over_from(path, site)
         write_atomic(path, json.dumps(to_json(site), ensure_ascii=False, indent=1) + "\n")
         save_sidecars(site, path)
         written.append(path)
     return written
+
+
+def _carry_over_from(path: Path, site: SitePatterns) -> SitePatterns:
+    """`site` with what its previous file at `path` must not lose (`carry_over`)."""
+    try:
+        previous = load_patterns(path).get(site.site)
+    except PatternFileError as exc:
+        log.warning("not keeping pinned roles: %s", exc)
+        return site
+    if previous is None:
+        return site
+    site, warnings = carry_over(previous, site)
+    for w in warnings:
+        log.warning("%s", w)
+    return site
 
 
 def save_sidecars(site: SitePatterns, path: Path) -> None:
@@ -147,8 +172,6 @@ def _with_sidecars(site: SitePatterns, path: Path) -> SitePatterns:
     """Attach the noise library (read now) and the model's path (read on use) found beside `path`."""
     from dataclasses import replace
 
-    from stemmer.layout.noise import load_noise
-
     noise = None
     noise_path = sidecar(path, NOISE_SUFFIX)
     if noise_path.is_file():
@@ -159,16 +182,6 @@ def _with_sidecars(site: SitePatterns, path: Path) -> SitePatterns:
     model_path = sidecar(path, MODEL_SUFFIX)
     model = model_path if model_path.is_file() else None
     return replace(site, noise=noise, model=model) if noise is not None or model is not None else site
-
-
-def read_json(path: Path):
-    """The JSON document in `path`; a `PatternFileError` naming the file if it cannot be had."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PatternFileError(f"{path}: cannot read: {exc}") from None
-    except json.JSONDecodeError as exc:
-        raise PatternFileError(f"{path}: not valid JSON (line {exc.lineno}: {exc.msg})") from None
 
 
 def _read_json(path: Path) -> dict:

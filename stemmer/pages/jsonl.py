@@ -8,7 +8,7 @@ import os
 import zlib
 from collections.abc import Iterator
 
-from stemmer.pages import Page, site_of
+from stemmer.pages.page import Page, site_of
 from stemmer.pages.decode import skip_reason
 
 log = logging.getLogger("stemmer")

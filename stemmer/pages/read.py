@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from urllib.parse import urlsplit
 
 from stemmer.errors import InputError
-from stemmer.pages import Page, site_of
+from stemmer.pages.page import Page, site_of
 from stemmer.pages.decode import MAX_PAGE_BYTES, decode_html, skip_reason
 from stemmer.pages.jsonl import read_jsonl
 from stemmer.pages.warc import read_warc

@@ -12,7 +12,8 @@ from warcio.archiveiterator import ArchiveIterator
 from warcio.exceptions import ArchiveLoadFailed
 
 from stemmer.errors import InputError
-from stemmer.pages import Page, read_linkinfo, site_of
+from stemmer.pages.linkinfo import read_linkinfo
+from stemmer.pages.page import Page, site_of
 from stemmer.pages.decode import MAX_PAGE_BYTES, charset_of, decode_html, skip_reason
 
 log = logging.getLogger("stemmer")

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
-from stemmer.pages import Page, site_of
+from stemmer.pages.page import Page, site_of
 from stemmer.pages.decode import MAX_PAGE_BYTES, decode_html, skip_reason
 
 log = logging.getLogger("stemmer")

@@ -8,7 +8,8 @@ import zlib
 from collections.abc import Iterator
 
 from stemmer.errors import InputError
-from stemmer.pages import Page, read_linkinfo, site_of
+from stemmer.pages.linkinfo import read_linkinfo
+from stemmer.pages.page import Page, site_of
 from stemmer.pages.decode import MAX_PAGE_BYTES, decode_html, skip_reason
 
 log = logging.getLogger("stemmer")

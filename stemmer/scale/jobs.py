@@ -11,17 +11,18 @@ from __future__ import annotations
 import traceback
 from array import array
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 
 from stemmer import api
-from stemmer.blocks import Block, PageBlocks, parse_html, segment
+from stemmer.blocks import Block, PageBlocks
 from stemmer.classify.features import page_table
 from stemmer.extract import Extraction
-from stemmer.classify.site_model import SAMPLE_PAGES, keep_sample
+from stemmer.classify.site_model import SAMPLE_PAGES
 from stemmer.layout.learn import AnalyzeParams, SitePage
+from stemmer.layout.lazy import LazyPatterns
 from stemmer.layout.model import PatternSet, SitePatterns
 from stemmer.pages import Page
 from stemmer.scale.spill import SiteChunks, read_chunk, read_site
+from stemmer.site import SiteCollector, collect_site, normal_url
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +49,7 @@ def analyze_site(site: SiteChunks, params: AnalyzeParams, date: str) -> SitePatt
         The site's patterns, or a `SiteFailure` if anything raised.
     """
     try:
-        return api.analyze(read_site(site), params=params, date=date).sites[site.site]
+        return collect_site(site.site, read_site(site)).learn(params, date)
     except Exception as exc:  # a failed site is reported; it must not end the run
         return _failure(site, exc)
 
@@ -88,55 +89,44 @@ def parse_chunk(site: SiteChunks, number: int, urls: list[str]) -> ParsedChunk |
     try:
         paths: dict[tuple[str, ...], int] = {}
         pages = []
-        outlinks = []
-        sample: list = []
+        collector = SiteCollector(site.site)
         for page in read_chunk(site.chunks[number]):
-            root = parse_html(page.html)
-            blocks = segment(root, with_links=True)
-            if blocks.blocks:
-                keep_sample(sample, page.id, root)
+            blocks = collector.add(page).blocks
             pages.append((page.id, page.url, page.anchors, blocks.title,
                           array("l", [paths.setdefault(b.path, len(paths)) for b in blocks.blocks]),
                           [b.text for b in blocks.blocks],
                           array("l", [b.weight for b in blocks.blocks]),
                           array("l", [b.anchor_weight for b in blocks.blocks])))
-            if page.url:
-                outlinks.append((page.site, page.url, list(blocks.links)))
-        targets = {api._normal_url(u): SimpleNamespace(anchors=[]) for u in urls}
-        api._add_link_texts({site.site: targets}, outlinks)
-        links = {url: t.anchors for url, t in targets.items() if t.anchors}
+        links = collector.link_texts(normal_url(u) for u in urls)
         # lxml trees do not pickle: the chunk's best candidates travel as page tables
-        sample = [(key, page_table(root)) for key, root in sorted(sample, key=lambda kv: kv[0])[:SAMPLE_PAGES]]
+        sample = [(key, page_table(root)) for key, root in
+                  sorted(collector.sample, key=lambda kv: kv[0])[:SAMPLE_PAGES]]
         return ParsedChunk(site.site, number, list(paths), pages, links, sample)
     except Exception as exc:  # reported as the site's failure
         return _failure(site, exc)
 
 
-def site_pages(chunks: list[ParsedChunk]) -> list[SitePage]:
-    """The pages of a big site from its parsed chunks (in chunk order), link texts added.
-
-    The same pages, blocks and anchors, in the same order, as `stemmer.analyze` builds.
-    """
-    pages: list[SitePage] = []
+def learn_chunks(site: str, chunks: list[ParsedChunk], params: AnalyzeParams, date: str) -> SitePatterns:
+    """Learn a big site from its parsed chunks (in chunk order): the patterns `analyze_site` would give."""
+    collector = SiteCollector(site)
     by_url: dict[str, SitePage] = {}
     for chunk in chunks:
         paths = chunk.paths
         for pid, url, anchors, title, idx, texts, weights, anchor_weights in chunk.pages:
             blocks = tuple(map(Block, (paths[i] for i in idx), texts, weights, anchor_weights))
             page = SitePage(pid, PageBlocks(blocks, title), list(anchors))
-            pages.append(page)
+            collector.pages.append(page)
             if url:
-                by_url[api._normal_url(url)] = page
-    for chunk in chunks:
+                by_url[normal_url(url)] = page
+        collector.sample += chunk.sample
+    for chunk in chunks:  # each chunk's links to every page of the site
         for url, texts in chunk.links.items():
             by_url[url].anchors.extend(texts)
-    return pages
+    return collector.learn(params, date)
 
 
 def extract_batch(pages: list[Page], patterns: PatternSet | str, options: dict) -> list[Extraction]:
     """Extract a batch of pages; `patterns` is a pattern set or a directory read lazily."""
-    from stemmer.layout.lazy import LazyPatterns
-
     if isinstance(patterns, str):
         patterns = LazyPatterns(patterns)
     return list(api.extract(pages, patterns, **options))

@@ -36,16 +36,14 @@ from pathlib import Path
 from stemmer import api
 from stemmer.extract import Extraction
 from stemmer.extract.fallback import GENERIC, load_fallback
-from stemmer.classify.site_model import chosen
-from stemmer.layout.history import carry_over_saved, check_date, stamp, today
 from stemmer.layout.lazy import LazyPatterns
-from stemmer.layout.learn import AnalyzeParams, learn_site
+from stemmer.layout.learn import AnalyzeParams
 from stemmer.layout.model import PatternSet, SitePatterns
 from stemmer.layout.store import load_patterns, save_patterns
 from stemmer.pages import Page
-from stemmer.scale.jobs import (ParsedChunk, SiteFailure, analyze_site, extract_batch, parse_chunk,
-                                site_pages)
+from stemmer.scale.jobs import ParsedChunk, SiteFailure, analyze_site, extract_batch, learn_chunks, parse_chunk
 from stemmer.scale.spill import CHUNK_PAGES, SiteChunks, SiteSpill, read_urls
+from stemmer.update.history import check_date, today
 
 log = logging.getLogger("stemmer")
 
@@ -112,7 +110,7 @@ def analyze_crawl(pages: Iterable[Page], output: str | os.PathLike, *, params: A
         date: the crawl's date (``YYYY-MM-DD``); default today (UTC), taken once for all sites.
         jobs: worker processes; 1 runs everything here, -1 one per CPU.
         scheduler: a Dask scheduler address (``tcp://host:8786``) to run the tasks on instead.
-        progress: called with a `Progress` as pages are read and sites finish.
+        progress: called with a `Progress` as pages are read, when learning starts and as sites finish.
         spill_dir: where the temporary per-site files go (default: the system's
             temporary directory; on a cluster, a directory every worker sees).
         chunk_pages: pages per spill file, a big site's unit of parallel parsing.
@@ -144,6 +142,8 @@ def analyze_crawl(pages: Iterable[Page], output: str | os.PathLike, *, params: A
         if not sites:
             return report
         run = _AnalyzeRun(sites, Path(output), params, date, report, progress)
+        if progress:  # the reading is over: a run of one big site shows it is learning, not stuck
+            progress(Progress("analyze", len(sites), report.pages))
         if local:
             for site in sites:
                 run.take(analyze_site(site, params, date))
@@ -200,8 +200,7 @@ class _AnalyzeRun:
         if isinstance(result, SiteFailure):
             self.report.failures.append(result)
         else:
-            result = carry_over_saved(PatternSet({name: result}), self.output).sites[name]
-            path = save_patterns(result, self.output)[0]
+            path = save_patterns(result, self.output)[0]  # keeping the pins of the file it replaces
             covered = sum(lay.pages for lay in result.layouts)
             self.report.sites.append(SiteDone(name, site.pages, len(result.layouts), covered, path))
         self.pages_done += site.pages
@@ -213,10 +212,8 @@ class _AnalyzeRun:
         """Learn a big site here from its parsed chunks, as `stemmer.analyze` would."""
         try:
             start = time.perf_counter()
-            pages = site_pages(chunks)
-            learned = stamp(learn_site(site.site, pages, self.params), self.date, pages=len(pages))
-            learned = api.with_site_model(learned, chosen([kv for c in chunks for kv in c.sample]))
-            log.debug("%s: learned from %d parsed pages in %.1f s", site.site, len(pages), time.perf_counter() - start)
+            learned = learn_chunks(site.site, chunks, self.params, self.date)
+            log.debug("%s: learned from %d parsed pages in %.1f s", site.site, site.pages, time.perf_counter() - start)
             return learned
         except Exception as exc:  # a failed site is reported; it must not end the run
             import traceback

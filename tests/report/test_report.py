@@ -7,7 +7,7 @@ from lxml import html as lxml_html
 
 import stemmer
 from stemmer.cli import main
-from stemmer.reporter import report
+from stemmer.report import report
 
 from .conftest import DEMO, SITE
 

@@ -25,7 +25,7 @@ def test_two_jobs_write_the_same_files_and_output(capsys, tmp_path, crawl, write
 def test_analyze_summary_lists_every_site(capsys, tmp_path, crawl, write_jsonl):
     assert main(["analyze", str(crawl_file(write_jsonl, crawl)), "-o", str(tmp_path / "p"), "-j", "2"]) == 0
     err = capsys.readouterr().err
-    assert [line.split(":")[2].strip() for line in err.splitlines() if "layouts covering" in line] == \
+    assert [line.split(":")[2].strip() for line in err.splitlines() if " learned from " in line] == \
         [f"site{k}.example" for k in range(5)]
     assert f"{len(crawl)} pages, 5 pattern files in" in err
 

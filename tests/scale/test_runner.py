@@ -67,7 +67,7 @@ def test_an_exception_in_a_site_becomes_its_failure(tmp_path, crawl, monkeypatch
     def broken(*args, **kwargs):
         raise MemoryError("out of memory")
 
-    monkeypatch.setattr(jobs.api, "analyze", broken)
+    monkeypatch.setattr(jobs, "collect_site", broken)
     report = analyze_crawl(crawl[:2], tmp_path / "out", date=DATE)
     assert {f.error for f in report.failures} == {"MemoryError: out of memory"}
     assert "Traceback" in report.failures[0].detail
@@ -132,3 +132,12 @@ def test_extract_crawl_yields_what_extract_yields_in_input_order(tmp_path, crawl
     expected = list(extract(crawl, load_patterns(reference)))
     assert list(extract_crawl(crawl, reference, jobs=jobs, batch_pages=4)) == expected
     assert list(extract_crawl(iter(crawl), load_patterns(reference), jobs=jobs, batch_pages=3)) == expected
+
+
+def test_progress_says_learning_has_started_before_the_first_site_is_done(tmp_path):
+    from .conftest import site
+
+    events = []
+    analyze_crawl(site("one.example"), tmp_path / "out", date=DATE, progress=events.append)
+    stages = [(e.stage, e.sites_done) for e in events]
+    assert stages[-2:] == [("analyze", 0), ("analyze", 1)] and stages[0] == ("read", 0)

@@ -2,7 +2,7 @@ import json
 
 from stemmer.cli import main
 from stemmer.extract import Extraction
-from stemmer.extract.drift import DriftStats
+from stemmer.outputs.drift import DriftStats
 
 from .conftest import SITE
 

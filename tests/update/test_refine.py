@@ -3,7 +3,7 @@ import random
 from dataclasses import replace
 
 from stemmer import Page, analyze
-from stemmer.updater import update
+from stemmer.update.updater import update
 
 
 

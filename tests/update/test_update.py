@@ -6,7 +6,7 @@ import pytest
 import stemmer
 from stemmer.cli import main
 from stemmer.layout.store import load_patterns
-from stemmer.updater import update
+from stemmer.update.updater import update
 
 from .conftest import SITE, redesign
 
@@ -173,13 +173,13 @@ def test_version_1_file_without_dates_is_updated(capsys, analyzed, crawls):
 
 
 def test_failed_write_leaves_the_files_as_they_were(capsys, analyzed, crawls, monkeypatch):
-    import stemmer.updater
+    from stemmer import files
 
     before = analyzed.read_bytes()
 
     def broken(src, dst):
         raise OSError(28, "No space left on device", str(dst))
-    monkeypatch.setattr(stemmer.updater.os, "replace", broken)
+    monkeypatch.setattr(files.os, "replace", broken)
     code, _, err = run(capsys, "update", analyzed.parent, crawls[2], "--date", "2024-02-01")
     assert code == 1 and err.strip().splitlines()[-1].startswith("stemmer: error: ")
     assert analyzed.read_bytes() == before
@@ -231,14 +231,14 @@ def test_single_file_leaves_other_sites_out(capsys, tmp_path, analyzed, crawls, 
     (other / "a.html").write_text(html("<h1>Hello</h1><p>Some text here.</p>"))
     code, _, err = run(capsys, "update", analyzed, crawls[1], tmp_path / "other", "--date", "2024-02-01")
     assert code == 0
-    assert "blog.example.org: 1 pages left out, no patterns for this site in" in err
+    assert "blog.example.org: 1 page left out, no patterns for this site in" in err
     assert only_the_site_files(analyzed)
 
 
 def test_no_readable_page_is_an_error(capsys, tmp_path, analyzed):
     (tmp_path / "nothing").mkdir()
     code, _, err = run(capsys, "update", analyzed.parent, tmp_path / "nothing")
-    assert code == 1 and err.strip() == "stemmer: error: no readable HTML pages in the input"
+    assert code == 1 and err.strip() == f"stemmer: error: no readable HTML pages in {tmp_path / 'nothing'}"
 
 
 def only_the_site_files(pattern_file) -> bool:

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from stemmer.extract import ExtractedBlock, Extraction, unmatched
-from stemmer.output import FORMATS, Writer, to_markdown, to_record, to_text, to_webstemmer
+from stemmer.outputs.writers import FORMATS, Writer, to_markdown, to_record, to_text, to_webstemmer
 
 
 @pytest.fixture
@@ -131,3 +131,14 @@ def test_markdown_quotes_the_paragraphs_of_a_blockquote():
 
     page = segment(parse_html("<html><body><blockquote><p>Quoted words</p></blockquote><p>Plain</p></body></html>"))
     assert [_tag(b) for b in page.blocks] == ["blockquote", "p"]
+
+
+def test_the_classifier_s_headline_is_not_repeated_as_the_first_line_of_text():
+    blocks = (ExtractedBlock("main", -1, "Harbour Bridge Opens", "h1", "classifier", 0.9),
+              ExtractedBlock("main", -1, "The bridge opened on Monday.", "p", "classifier", 0.8))
+    ex = Extraction("a.html", None, "example.com", False, None, 0.2, "Harbour Bridge Opens", blocks, "classifier")
+    for text in (to_record(ex)["text"], to_text(ex), to_markdown(ex)):
+        assert text.count("Harbour Bridge Opens") <= 1 and "The bridge opened on Monday." in text
+    assert to_record(ex)["text"] == "The bridge opened on Monday."
+    other = Extraction("a.html", None, "example.com", False, None, 0.2, "Another title", blocks, "classifier")
+    assert to_record(other)["text"] == "Harbour Bridge Opens\nThe bridge opened on Monday."

@@ -13,31 +13,28 @@ block classifier retrained on the new pages as the updated layouts label them.
 from __future__ import annotations
 
 import hashlib
-import os
+import json
 import re
-import tempfile
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from stemmer.api import _add_link_texts, _normal_url, with_site_model
-from stemmer.blocks import PageBlocks, parse_html, segment
+from stemmer.blocks import PageBlocks, parse_html, segment, sig
 from stemmer.cluster import KeyMaker
-from stemmer.cluster.keys import _tokens
+from stemmer.cluster.keys import split_element
 from stemmer.errors import PatternFileError
-from stemmer.blocks import sig
-from stemmer.extract import SiteMatcher, apply_layout, foreign
-from stemmer.extract.match import Match
-from stemmer.classify.site_model import chosen, keep_sample
-from stemmer.layout.history import (add_history, apply_pins, check_date, days_between, layout_similarity,
-                                    stamp, today)
-from stemmer.layout.learn import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, MAX_MAIN_LINKED, AnalyzeParams, SitePage,
-                                  _diffscore, _heads, _is_heading, learn_site)
+from stemmer.files import write_all
+from stemmer.extract import Match, SiteMatcher, apply_layout, foreign
+from stemmer.layout.learn import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, MAX_MAIN_LINKED, AnalyzeParams, diffscore,
+                                  heads_body, is_heading)
 from stemmer.layout.model import Layout, PatternSet, SitePatterns
 from stemmer.layout.noise import MIN_PAGES as NOISE_MIN_PAGES, NoiseCounter
+from stemmer.layout.pins import apply_pins, layout_similarity
 from stemmer.layout.store import is_pattern_file, load_patterns, save_sidecars, site_filename, to_json
 from stemmer.pages import Page
+from stemmer.site import SiteCollector
+from stemmer.update.history import add_history, check_date, days_between, today
 
 # Layouts no page matched for this many days are flagged stale (`update --stale-after`).
 STALE_AFTER_DAYS = 90
@@ -77,12 +74,14 @@ class SiteUpdate:
 
     def summary(self) -> str:
         """One line: what changed."""
+        pages = f"{self.pages} page{'s' * (self.pages != 1)}"
         if self.already:
-            return f"{self.site}: {self.pages} pages, the same input as the update of {self.already}: no change"
+            return f"{self.site}: {pages}, the same input as the update of {self.already}: no change"
         if self.new_site:
-            return (f"{self.site}: new site, {len(self.new_layouts)} layouts learned covering "
-                    f"{sum(n for _, n in self.new_layouts)} of {self.pages} pages")
-        parts = [f"{self.site}: {self.pages} pages, {sum(self.matched.values())} matched"
+            n = len(self.new_layouts)
+            return (f"{self.site}: new site, {n} layout{'s' * (n != 1)} learned from "
+                    f"{sum(n for _, n in self.new_layouts)} of its {pages}")
+        parts = [f"{self.site}: {pages}, {sum(self.matched.values())} matched"
                  + (f" ({', '.join(f'{k} {v}' for k, v in sorted(self.matched.items(), key=_by_id))})"
                     if self.matched else "")]
         if self.new_layouts:
@@ -128,12 +127,11 @@ class _Site:
     matcher: SiteMatcher | None
     digests: list[tuple[str, str]] = field(default_factory=list)
     matched: Counter = field(default_factory=Counter)
-    keep: list[SitePage] = field(default_factory=list)   # unmatched pages, or all of a new site
     matched_tokens: set[str] = field(default_factory=set)
     # the first matched pages of each layout, as (blocks, keys): what its DiffScores learn from
     samples: dict[str, list[tuple[PageBlocks, tuple[str, ...]]]] = field(default_factory=dict)
     noise: NoiseCounter | None = None  # the common noise of the new crawl
-    model_sample: list = field(default_factory=list)  # HTML of the site model's sample pages (`keep_sample`)
+    collector: SiteCollector | None = None  # every page's links and model sample; the unmatched pages to learn
 
 
 def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = None,
@@ -165,8 +163,6 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
         raise ValueError(f"stale_after must be 0 or more days, got {stale_after}")
     sites: dict[str, _Site] = {}
     left_out: Counter[str] = Counter()
-    urls: dict[str, dict[str, SitePage]] = {}
-    outlinks: list[tuple[str, str, list[tuple[str, str]]]] = []
     for page in pages:
         if progress:
             progress(1)
@@ -180,64 +176,42 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
                 left_out[page.site] += 1
                 continue
             matcher = SiteMatcher(known, threshold=threshold) if known and known.layouts else None
-            st = sites[page.site] = _Site(known, matcher, noise=NoiseCounter(page.site))
+            st = sites[page.site] = _Site(known, matcher, noise=NoiseCounter(page.site),
+                                          collector=SiteCollector(page.site, site_model=site_model))
         st.digests.append((page.id, hashlib.sha256(page.html.encode("utf-8", "replace")).hexdigest()))
-        blocks = segment(parse_html(page.html), with_links=True)
+        root = parse_html(page.html)
+        blocks = segment(root, with_links=True)
         st.noise.add(blocks)
-        if site_model and blocks.blocks:
-            keep_sample(st.model_sample, page.id, page.html)  # the text, far smaller than its tree; parsed again at the end
-        if page.url:
-            outlinks.append((page.site, page.url, list(blocks.links)))
-            urls.setdefault(page.site, {})  # link texts are gathered from every page of the site
         m = _match(st.matcher, blocks) if st.matcher else None
+        st.collector.add_parsed(page, root, blocks, learn=m is None)
         if m is not None:
             st.matched[m.layout.id] += 1
             st.matched_tokens.update(_raw_tokens(blocks))
             sample = st.samples.setdefault(m.layout.id, [])
             if len(sample) < DIFF_SAMPLE_PAGES:
                 sample.append((blocks, m.keys))
-        else:
-            sp = SitePage(page.id, blocks, list(page.anchors))
-            st.keep.append(sp)
-            if page.url:
-                urls[page.site][_normal_url(page.url)] = sp
-    _add_link_texts(urls, outlinks)
 
     out = dict(patterns.sites)
     changes = []
     for name, st in sorted(sites.items()):
         digest = _digest(st.digests)
         if st.patterns is None:
-            learned = learn_site(name, st.keep, params or AnalyzeParams())
-            learned = stamp(learned, date, pages=len(st.digests), command="update", input=digest)
-            out[name] = learned = _sidecars(learned, st, site_model)
+            out[name] = learned = st.collector.learn(params or AnalyzeParams(), date, command="update",
+                                                     input=digest)
             changes.append(SiteUpdate(name, len(st.digests), new_layouts=tuple(
                 (lay.id, lay.pages) for lay in learned.layouts),
-                unmatched=len(st.keep) - sum(lay.pages for lay in learned.layouts), new_site=True))
+                unmatched=len(st.collector.pages) - sum(lay.pages for lay in learned.layouts), new_site=True))
             continue
         earlier = next((h.get("date", "?") for h in st.patterns.history if h.get("input") == digest), None)
         if earlier is not None:
             changes.append(SiteUpdate(name, len(st.digests), already=str(earlier)))
             continue
         site, change = _update_site(st, date, stale_after, params, digest)
-        out[name] = _sidecars(site, st, site_model)
+        if st.noise.pages >= NOISE_MIN_PAGES:
+            site = replace(site, noise=st.noise.library())  # too few pages keep the site's library
+        out[name] = st.collector.with_site_model(site)
         changes.append(change)
     return UpdateResult(PatternSet(out), tuple(changes), dict(sorted(left_out.items())))
-
-
-def _sidecars(site: SitePatterns, st: _Site, site_model: bool) -> SitePatterns:
-    """The site with the new crawl's noise library and a site model trained on its pages.
-
-    Too few pages to learn from keep what the site had; a new site has its
-    library from `learn_site` already, learned from the same pages.
-    """
-    from stemmer.classify.features import page_table
-
-    if st.patterns is not None and st.noise is not None and st.noise.pages >= NOISE_MIN_PAGES:
-        site = replace(site, noise=st.noise.library())
-    if site_model:
-        site = with_site_model(site, [page_table(parse_html(html)) for html in chosen(st.model_sample)])
-    return site
 
 
 def _match(matcher: SiteMatcher, blocks: PageBlocks) -> Match | None:
@@ -253,7 +227,7 @@ def _match(matcher: SiteMatcher, blocks: PageBlocks) -> Match | None:
 
 def _raw_tokens(blocks: PageBlocks) -> set[str]:
     """The class and id tokens of a page's block paths, as keys see them."""
-    return {t for enc in {e for b in blocks.blocks for e in b.path} for t in _tokens(enc)[1]}
+    return {t for enc in {e for b in blocks.blocks for e in b.path} for t in split_element(enc)[1]}
 
 
 def _digest(items: list[tuple[str, str]]) -> str:
@@ -282,20 +256,21 @@ def _update_site(st: _Site, date: str, stale_after: int, params: AnalyzeParams |
     # of the pages that still match the old layouts do not change.
     new_layouts: tuple[Layout, ...] = ()
     tokens = dict(site.tokens)
-    if st.keep:
-        fresh = KeyMaker.learn((p.blocks for p in st.keep if p.blocks.blocks), params.key_depth)
+    keep = st.collector.pages
+    if keep:
+        fresh = KeyMaker.learn((p.blocks for p in keep if p.blocks.blocks), params.key_depth)
         added = {t: s for t, s in fresh.token_share.items() if t not in tokens and t not in st.matched_tokens}
         tokens.update(added)
         keymaker = KeyMaker(tokens, int(site.params.get("key_depth", params.key_depth)))
-        learned = learn_site(site.site, st.keep, params, keymaker=keymaker)
+        learned = st.collector.layouts(params, keymaker=keymaker)
         new_layouts = _fresh_ids(learned.layouts, site.layouts, date)
         if not new_layouts:
             tokens = dict(site.tokens)  # nothing learned: keep the key space as it was
-    still_unmatched = len(st.keep)
+    still_unmatched = len(keep)
     if new_layouts:
         trial = replace(site, layouts=new_layouts, tokens=tokens)
         matcher = SiteMatcher(trial, threshold=st.matcher.threshold if st.matcher else None)
-        still_unmatched = sum(_match(matcher, p.blocks) is None for p in st.keep)
+        still_unmatched = sum(_match(matcher, p.blocks) is None for p in keep)
     keymaker = KeyMaker(site.tokens, int(site.params.get("key_depth", params.key_depth)))
 
     history_start = next((h.get("date") for h in site.history if h.get("date")), date)
@@ -349,11 +324,11 @@ def _refine(lay: Layout, sample: list[tuple[PageBlocks, tuple[str, ...]]], param
             continue
         old_n = min(seen, round(s.share * max(lay.seen, lay.pages)))
         old_pairs = old_n * (old_n - 1) // 2
-        diff = (s.diff * old_pairs + _diffscore(texts) * new_pairs) / (old_pairs + new_pairs)
+        diff = (s.diff * old_pairs + diffscore(texts) * new_pairs) / (old_pairs + new_pairs)
         role = s.role
         if diff < params.diff_threshold:
             # as analyze keeps a repeated heading amid the body's text ("Introduction", a date)
-            keep = s.role == "main" and _is_heading(s.key) and _heads(sample_keys, s.key, main_keys, title_key)
+            keep = s.role == "main" and is_heading(s.key) and heads_body(sample_keys, s.key, main_keys, title_key)
             role = "main" if keep else "static"
         elif s.role == "static":
             mine = [b for bs in blocks for b in bs]
@@ -409,8 +384,6 @@ def save_update(result: UpdateResult, source: str | Path) -> list[Path]:
     Returns:
         The paths written.
     """
-    import json
-
     target = Path(source)
     files = pattern_files(target) if target.exists() else {}
     plan = []
@@ -424,19 +397,7 @@ def save_update(result: UpdateResult, source: str | Path) -> list[Path]:
                 continue  # a single pattern file: other sites have nowhere to go
             path = target / site_filename(name)
         plan.append((path, json.dumps(to_json(site), ensure_ascii=False, indent=1) + "\n", site))
-    temps = []
-    try:
-        for path, text, _ in plan:
-            fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-            temps.append(tmp)
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(text)
-        for (path, _, _), tmp in zip(plan, temps):
-            os.replace(tmp, path)
-    except BaseException:
-        for tmp in temps:
-            Path(tmp).unlink(missing_ok=True)
-        raise
+    write_all({path: text for path, text, _ in plan})
     for path, _, site in plan:
         save_sidecars(site, path)  # each written atomically; a stale one beside is removed
     return [path for path, _, _ in plan]

@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable
 
 from stemmer.layout.model import PatternSet, SitePatterns
 from stemmer.pages import Page
-from stemmer.reporter.collect import ReportData, collect
-from stemmer.reporter.render import render
+from stemmer.report.collect import ReportData, collect
+from stemmer.report.render import render
 
 __all__ = ["ReportData", "collect", "render", "report"]
 

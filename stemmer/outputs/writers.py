@@ -10,10 +10,10 @@ FORMATS = ("jsonl", "webstemmer", "text", "markdown")
 
 
 def to_record(ex: Extraction) -> dict:
-    """The JSON Lines record of one page."""
+    """The JSON Lines record of one page; its text leaves out the title, whichever method found them."""
     return {"id": ex.id, "url": ex.url, "site": ex.site, "matched": ex.matched, "pattern": ex.pattern,
-            "similarity": ex.similarity, "method": ex.method, "title": ex.title, "text": ex.text,
-            "sub": ex.sub}
+            "similarity": ex.similarity, "method": ex.method, "title": ex.title,
+            "text": "\n".join(b.text for b in _main_blocks(ex)), "sub": ex.sub}
 
 
 def to_webstemmer(ex: Extraction) -> str:

@@ -5,8 +5,8 @@ import re
 from html import escape
 
 from stemmer.layout.model import Layout
-from stemmer.reporter import charts
-from stemmer.reporter.collect import PageView, ReportData, SiteView
+from stemmer.report import charts
+from stemmer.report.collect import PageView, ReportData, SiteView
 
 # Texts in tables are cut to this many characters; an extracted text to MAX_TEXT.
 MAX_CELL = 160

@@ -1,70 +1,21 @@
-"""A layout's life over crawls: seen dates and counts, stale flags, and roles a user pinned.
+"""Roles a user pinned by hand (``"pinned": true``), kept when a site's layouts are learned again.
 
-analyze stamps the layouts it learns with the day's date; `stemmer update` moves
-`last_seen` and `seen` forward for the layouts its pages match and flags the
-ones not seen for a while. Roles a user pinned by hand (``"pinned": true``) are
-carried from a site's previous patterns onto the corresponding layouts of a new
-analysis, so a re-analyze does not undo hand edits.
+A re-analysis replaces a site's pattern file; each new layout takes the pinned
+roles of the previous layout most like it, so that hand edits are not undone
+(`save_patterns` does it for the file it replaces).  `stemmer update` gives a
+layout it learns the pins of the nearest existing one.
 """
 from __future__ import annotations
 
-import datetime as dt
-import logging
 from dataclasses import replace
-from pathlib import Path
 
 from stemmer.cluster import layout_sequence, similarity
-from stemmer.errors import PatternFileError
-from stemmer.layout.model import Layout, PatternSet, SitePatterns
-from stemmer.layout.store import load_patterns, site_filename
+from stemmer.layout.model import HISTORY_MAX, Layout, SitePatterns
 
-log = logging.getLogger("stemmer")
-
-# The history of a pattern file keeps the latest this many runs.
-HISTORY_MAX = 50
 # A new layout takes the pinned roles of the previous layout most like it, if at
 # least this similar (the layout similarity of their slot sequences, as in
 # matching): a re-analyzed template keeps most of its slots.
 CARRY_MIN_SIMILARITY = 0.5
-
-
-def today() -> str:
-    """Today's date (UTC) as ``YYYY-MM-DD``."""
-    return dt.datetime.now(dt.timezone.utc).date().isoformat()
-
-
-def check_date(value: str) -> str:
-    """`value` if it is a date ``YYYY-MM-DD``.
-
-    Raises:
-        ValueError: it is not.
-    """
-    try:
-        if len(value) == 10:
-            return dt.date.fromisoformat(value).isoformat()
-    except (TypeError, ValueError):
-        pass
-    raise ValueError(f"expected a date as YYYY-MM-DD, got {value!r}")
-
-
-def days_between(earlier: str, later: str) -> int:
-    """Days from one ``YYYY-MM-DD`` date to another."""
-    return (dt.date.fromisoformat(later) - dt.date.fromisoformat(earlier)).days
-
-
-def add_history(site: SitePatterns, entry: dict) -> SitePatterns:
-    """The site with `entry` appended to its history (the latest `HISTORY_MAX` kept)."""
-    return replace(site, history=(*site.history, entry)[-HISTORY_MAX:])
-
-
-def stamp(site: SitePatterns, date: str, *, pages: int, command: str = "analyze", **entry) -> SitePatterns:
-    """A freshly learned site: every layout first and last seen on `date`, seen on its pages.
-
-    The run goes into the history as ``{"date", "command", "pages", "layouts", **entry}``.
-    """
-    layouts = tuple(replace(lay, first_seen=date, last_seen=date, seen=lay.pages) for lay in site.layouts)
-    return add_history(replace(site, layouts=layouts), {"date": date, "command": command, "pages": pages,
-                                                        "layouts": len(layouts), **entry})
 
 
 def layout_similarity(a: Layout, b: Layout) -> float:
@@ -130,25 +81,3 @@ def carry_over(previous: SitePatterns, new: SitePatterns) -> tuple[SitePatterns,
         if j not in taken and any(s.pinned for s in old.sections):
             warnings.append(f"{new.site}: layout {old.id} with pinned blocks has no counterpart in the new analysis")
     return replace(new, layouts=tuple(layouts), history=(*previous.history, *new.history)[-HISTORY_MAX:]), warnings
-
-
-def carry_over_saved(patterns: PatternSet, directory: str | Path) -> PatternSet:
-    """`carry_over` from the pattern files that `patterns` is about to replace in `directory`.
-
-    A previous file that cannot be read is replaced without carrying anything (a warning says so).
-    """
-    sites = {}
-    for name, site in patterns.sites.items():
-        path = Path(directory) / site_filename(site.site)
-        if path.is_file():
-            try:
-                previous = load_patterns(path).get(site.site)
-            except PatternFileError as exc:
-                log.warning("not keeping pinned roles: %s", exc)
-                previous = None
-            if previous is not None:
-                site, warnings = carry_over(previous, site)
-                for w in warnings:
-                    log.warning("%s", w)
-        sites[name] = site
-    return PatternSet(sites)

@@ -1,0 +1,128 @@
+"""One site's analysis, pages in, patterns out: the unit that analyze, update and both schedulers share.
+
+A `SiteCollector` takes a site's pages one at a time: it cuts each into blocks,
+keeps the texts of the site's links to it (for titles) and a sample for the
+site's block classifier.  `learn` then learns the layouts, dates them and
+trains the site model.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+from stemmer.blocks import PageBlocks, parse_html, segment
+from stemmer.classify.features import PageTable, page_table
+from stemmer.cluster import KeyMaker
+from stemmer.classify.site_model import chosen, keep_sample, train_site_model
+from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
+from stemmer.layout.model import SitePatterns
+from stemmer.pages import Page
+from stemmer.update.history import stamp
+
+
+class SiteCollector:
+    """A site's pages, cut into blocks, with what learning them needs besides.
+
+    Args:
+        site: the site.
+        site_model: keep a sample of pages to train the site's block classifier on.
+
+    Attributes:
+        pages: the pages to learn from, in the order they came.
+        sample: (key, parsed page or `PageTable`) candidates for the site model (`keep_sample`).
+    """
+
+    def __init__(self, site: str, *, site_model: bool = True) -> None:
+        self.site, self.site_model = site, site_model
+        self.pages: list[SitePage] = []
+        self.sample: list = []
+        self._targets: dict[str, SitePage] = {}
+        self._outlinks: list[tuple[str, list[tuple[str, str]]]] = []
+
+    def add(self, page: Page) -> SitePage:
+        """Parse a page of the site and keep it to learn from."""
+        root = parse_html(page.html)
+        blocks = segment(root, with_links=True)
+        return self.add_parsed(page, root, blocks)
+
+    def add_parsed(self, page: Page, root, blocks: PageBlocks, *, learn: bool = True) -> SitePage:
+        """Keep a page parsed by the caller; with `learn` False only its links and sample count (update: it matched)."""
+        sp = SitePage(page.id, blocks, list(page.anchors))
+        if learn:
+            self.pages.append(sp)
+        if self.site_model and blocks.blocks:
+            keep_sample(self.sample, page.id, root)
+        if page.url:
+            if learn:
+                self._targets[normal_url(page.url)] = sp
+            self._outlinks.append((page.url, list(blocks.links)))
+        return sp
+
+    def link_texts(self, urls: Iterable[str] | None = None) -> dict[str, list[str]]:
+        """The texts of the site's links, by the normalised URL of the page they point to.
+
+        Args:
+            urls: the targets (normalised); default the pages kept to learn from.
+        """
+        targets = set(self._targets) if urls is None else set(urls)
+        names = {_last_name(u) for u in targets}
+        texts: dict[str, list[str]] = {}
+        for base, links in self._outlinks:
+            source = normal_url(base)
+            for href, text in links:
+                if (not text or href.startswith(("#", "javascript:", "mailto:"))
+                        or _last_name(href) not in names):  # cheap test before urljoin
+                    continue
+                target = normal_url(urljoin(base, href))
+                if target != source and target in targets:
+                    texts.setdefault(target, []).append(text)
+        return texts
+
+    def layouts(self, params: AnalyzeParams, *, keymaker: KeyMaker | None = None) -> SitePatterns:
+        """The site's layouts learned from its pages, with the link texts to each; undated, no site model."""
+        for url, texts in self.link_texts().items():
+            self._targets[url].anchors.extend(texts)
+        self._outlinks.clear()  # given to their pages: learning twice does not add them twice
+        return learn_site(self.site, self.pages, params, keymaker=keymaker)
+
+    def learn(self, params: AnalyzeParams, date: str, **history) -> SitePatterns:
+        """The site's patterns: its layouts first seen on `date` (`history`: more of the run's entry) and its site model."""
+        learned = stamp(self.layouts(params), date, pages=len(self.pages), **history)
+        return self.with_site_model(learned)
+
+    def with_site_model(self, patterns: SitePatterns) -> SitePatterns:
+        """The patterns with the site's block classifier trained on the sample, if the patterns label enough of it."""
+        if not self.site_model:
+            return patterns
+        tables = [item if isinstance(item, PageTable) else page_table(item) for item in chosen(self.sample)]
+        model = train_site_model(patterns, tables)
+        return replace(patterns, model=model) if model is not None else patterns
+
+
+def collect_site(site: str, pages: Iterable[Page], *, site_model: bool = True) -> SiteCollector:
+    """A collector holding `pages` (all of `site`)."""
+    collector = SiteCollector(site, site_model=site_model)
+    for page in pages:
+        collector.add(page)
+    return collector
+
+
+def normal_url(url: str) -> str:
+    """The URL without fragment and index file: the key that link targets and pages share."""
+    url = urldefrag(url)[0]
+    for index in ("index.html", "index.htm"):
+        if url.endswith("/" + index):
+            url = url[: -len(index)]
+    return url
+
+
+def _last_name(url: str) -> str:
+    """The last path segment of a URL or href, without query, fragment and index file."""
+    path = url.split("#", 1)[0].split("?", 1)[0]
+    if "//" in path:
+        path = urlsplit(path).path
+    for index in ("index.html", "index.htm"):
+        if path.endswith("/" + index):
+            path = path[: -len(index)]
+    return path.rstrip("/").rsplit("/", 1)[-1]
