@@ -2,9 +2,11 @@
 import logging
 
 from stemmer.api import analyze, extract, html2txt, train
+from stemmer.crawl import CrawlOptions, CrawlReport, crawl
+from stemmer.errors import ClusterError, CrawlError, InputError, ModelError, PatternFileError, StemmerError
 from stemmer.extract import Extraction
 from stemmer.layout.learn import AnalyzeParams
-from stemmer.layout.model import Layout, PatternSet, Section, SitePatterns
+from stemmer.layout.model import Layout, Patterns, PatternSet, Section, SitePatterns
 from stemmer.layout.store import load_patterns, save_patterns
 from stemmer.pages import Page, read_pages
 from stemmer.report import report
@@ -12,9 +14,10 @@ from stemmer.update.updater import UpdateResult, update
 from stemmer.version import __version__
 
 __all__ = [
-    "AnalyzeParams", "Extraction", "Layout", "Page", "PatternSet", "Section", "SitePatterns",
-    "analyze", "extract", "html2txt", "load_patterns", "read_pages", "save_patterns",
-    "report", "train", "update", "UpdateResult", "__version__",
+    "AnalyzeParams", "CrawlOptions", "CrawlReport", "Extraction", "Layout", "Page", "Patterns", "PatternSet",
+    "Section", "SitePatterns", "UpdateResult", "__version__",
+    "analyze", "crawl", "extract", "html2txt", "load_patterns", "read_pages", "report", "save_patterns", "train", "update",
+    "StemmerError", "InputError", "PatternFileError", "ModelError", "CrawlError", "ClusterError",
 ]
 
 logging.getLogger("stemmer").addHandler(logging.NullHandler())

@@ -8,7 +8,7 @@ from stemmer.classify.site_model import TRAIN_PAGES_PER_SITE, train_on_patterns
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
 from stemmer.layout.learn import AnalyzeParams
-from stemmer.layout.model import PatternSet
+from stemmer.layout.model import Patterns, PatternSet
 from stemmer.pages import Page
 from stemmer.site import SiteCollector
 from stemmer.update.history import check_date, today
@@ -46,7 +46,7 @@ def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
     return PatternSet({name: sites[name].learn(params, date) for name in sorted(sites)})
 
 
-def extract(pages: Iterable[Page], patterns: PatternSet | None, *, threshold: float | None = None,
+def extract(pages: Iterable[Page], patterns: Patterns | None, *, threshold: float | None = None,
             strict: bool = False, fallback: Fallback | str | None = GENERIC) -> Iterator[Extraction]:
     """Extract title and main text from pages with their sites' layouts.
 

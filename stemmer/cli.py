@@ -5,29 +5,56 @@ import argparse
 import contextlib
 import json
 import logging
-import os
+import math
 import sys
 import time
 from pathlib import Path
 
 from stemmer import api
+from stemmer.crawl import CrawlOptions, crawl
 from stemmer.errors import InputError, StemmerError
-from stemmer.layout.learn import AnalyzeParams
-from stemmer.extract.fallback import GENERIC, Fallback
-from stemmer.update.history import check_date
-from stemmer.layout.lazy import LazyPatterns
+from stemmer.extract.fallback import GENERIC
 from stemmer.files import atomic_text, write_atomic
-from stemmer.layout.store import is_pattern_file, load_patterns
+from stemmer.layout.learn import AnalyzeParams
+from stemmer.layout.store import load_patterns, open_patterns
 from stemmer.outputs import FORMATS, DriftStats, Writer
 from stemmer.pages import read_pages
+from stemmer.report import report
 from stemmer.scale import analyze_crawl, extract_crawl
+from stemmer.update.history import check_date, today
+from stemmer.update.updater import load_for_update, save_update, update
 from stemmer.version import __version__
 
 log = logging.getLogger("stemmer")
 
 
+# --- argument types --------------------------------------------------------
+
+def _number(kind: type, low: float, high: float | None = None, *, above: bool = False):
+    """An argparse type: a `kind` number of at least `low` (`above`: more than `low`), at most `high`."""
+    name = "a whole number" if kind is int else "a number"
+    want = (f"{name} from {low:g} to {high:g}" if high is not None
+            else f"{name} above {low:g}" if above else f"{name} of at least {low:g}")
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if (value is None or not math.isfinite(value) or value < low or (above and value == low)
+                or (high is not None and value > high)):
+            raise argparse.ArgumentTypeError(f"expected {want}, got {text}")
+        return value
+    return parse
+
+
+_SIMILARITY = _number(float, 0, 1)
+_SCORE = _number(float, 0)
+_COUNT = _number(int, 0)
+_AT_LEAST_ONE = _number(int, 1)
+
+
 # --- crawl ---------------------------------------------------------------
-# (owned by the crawler work: flags and the call of stemmer.crawl.crawl)
 
 def _add_crawl(sub) -> None:
     p = sub.add_parser(
@@ -38,24 +65,26 @@ def _add_crawl(sub) -> None:
     p.add_argument("-o", "--output", required=True, metavar="FILE",
                    help="the WARC.gz or .zip to write; FILE.state holds the state while crawling")
     p.add_argument("--format", choices=["warc", "zip"], help="output format (default: zip for *.zip, else warc)")
-    p.add_argument("-m", "--depth", type=int, default=1, metavar="N",
+    p.add_argument("-m", "--depth", type=_COUNT, default=1, metavar="N",
                    help="levels of links to follow from the start URLs (default 1)")
-    p.add_argument("--max-pages", type=int, default=1000, metavar="N", help="most URLs to request (default 1000)")
+    p.add_argument("--max-pages", type=_AT_LEAST_ONE, default=1000, metavar="N",
+                   help="most URLs to request (default 1000)")
     p.add_argument("-a", "--accept", dest="acl", action="append", type=lambda regex: ("accept", regex),
-                   metavar="REGEX", help="accept URLs matching REGEX; -a/-j are checked in the order given, "
+                   metavar="REGEX", help="accept URLs matching REGEX; -a/-r are checked in the order given, "
                    "the first match decides, a URL matching none is rejected")
-    p.add_argument("-j", "--reject", dest="acl", action="append", type=lambda regex: ("reject", regex),
-                   metavar="REGEX", help="reject URLs matching REGEX (without -a/-j: images, media, archives)")
+    p.add_argument("-r", "--reject", dest="acl", action="append", type=lambda regex: ("reject", regex),
+                   metavar="REGEX", help="reject URLs matching REGEX (without -a/-r: images, media, archives)")
     p.add_argument("--host", dest="hosts", action="append", metavar="HOST",
                    help="also crawl HOST (repeatable)")
     p.add_argument("--any-host", action="store_true", help="follow links to any host")
     p.add_argument("--contact", metavar="EMAIL_OR_URL", help="put in the User-Agent: stemmer/0.1 (+CONTACT)")
-    p.add_argument("-D", "--delay", type=float, default=1.0, metavar="SECS",
+    p.add_argument("-D", "--delay", type=_number(float, 0), default=1.0, metavar="SECS",
                    help="seconds between requests to one host (default 1.0)")
-    p.add_argument("--per-host", type=int, default=1, metavar="N", help="most requests in flight per host (default 1)")
-    p.add_argument("-T", "--timeout", type=float, default=30.0, metavar="SECS",
+    p.add_argument("--per-host", type=_AT_LEAST_ONE, default=1, metavar="N",
+                   help="most requests in flight per host (default 1)")
+    p.add_argument("--timeout", type=_number(float, 0, above=True), default=30.0, metavar="SECS",
                    help="network timeout, also for reading a whole body (default 30)")
-    p.add_argument("--max-bytes", type=int, default=5_000_000, metavar="N",
+    p.add_argument("--max-bytes", type=_AT_LEAST_ONE, default=5_000_000, metavar="N",
                    help="skip responses longer than N bytes (default 5000000)")
     p.add_argument("-k", "--cookies", metavar="FILE", help="Mozilla-format cookies.txt to send")
     p.add_argument("-c", "--charset", metavar="NAME", help="charset of pages that declare none")
@@ -70,8 +99,6 @@ def _add_crawl(sub) -> None:
 
 
 def _run_crawl(args) -> int:
-    from stemmer.crawl import crawl
-
     live = not args.quiet and sys.stderr.isatty()
 
     def progress(report) -> None:
@@ -79,12 +106,12 @@ def _run_crawl(args) -> int:
               end="", file=sys.stderr, flush=True)
 
     try:
-        report = crawl(
-            args.urls, args.output, depth=args.depth, max_pages=args.max_pages, hosts=args.hosts,
-            any_host=args.any_host, acl=args.acl, contact=args.contact, delay=args.delay,
-            per_host=args.per_host, timeout=args.timeout, max_bytes=args.max_bytes, cookies=args.cookies,
-            charset=args.charset, index_name=args.index_name, urldb=args.urldb, timestamp=args.timestamp,
-            format=args.format, resume=args.resume, progress=progress if live else None)
+        options = CrawlOptions(
+            depth=args.depth, max_pages=args.max_pages, hosts=args.hosts or (), any_host=args.any_host,
+            acl=args.acl, contact=args.contact, delay=args.delay, per_host=args.per_host, timeout=args.timeout,
+            max_bytes=args.max_bytes, cookies=args.cookies, charset=args.charset, index_name=args.index_name,
+            urldb=args.urldb, timestamp=args.timestamp, format=args.format, resume=args.resume)
+        report = crawl(args.urls, args.output, options, progress=progress if live else None)
     except ValueError as exc:
         print(f"stemmer crawl: error: {exc}", file=sys.stderr)
         return 2
@@ -209,15 +236,15 @@ def _add_analyze(sub) -> None:
     _add_input_options(p)
     p.add_argument("-o", "--output", default="patterns", metavar="DIR",
                    help="directory for the pattern files (default: patterns)")
-    p.add_argument("-t", "--cluster-threshold", type=float, default=d.cluster_threshold, metavar="SIM",
+    p.add_argument("-t", "--cluster-threshold", type=_SIMILARITY, default=d.cluster_threshold, metavar="SIM",
                    help=f"least layout similarity of pages in one cluster (default {d.cluster_threshold})")
-    p.add_argument("-T", "--title-threshold", type=float, default=d.title_threshold, metavar="SIM",
+    p.add_argument("-T", "--title-threshold", type=_SIMILARITY, default=d.title_threshold, metavar="SIM",
                    help=f"least similarity of a title block to the link texts (default {d.title_threshold})")
-    p.add_argument("-M", "--main-threshold", type=float, default=d.main_threshold, metavar="SCORE",
+    p.add_argument("-M", "--main-threshold", type=_SCORE, default=d.main_threshold, metavar="SCORE",
                    help=f"least MainScore of the slot that anchors the main-text container (default {d.main_threshold:g})")
-    p.add_argument("-S", "--score-threshold", type=float, default=d.score_threshold, metavar="SCORE",
+    p.add_argument("-S", "--score-threshold", type=_SCORE, default=d.score_threshold, metavar="SCORE",
                    help=f"least score of a layout to keep (default {d.score_threshold:g})")
-    p.add_argument("--min-pages", type=int, default=d.min_pages, metavar="N",
+    p.add_argument("--min-pages", type=_AT_LEAST_ONE, default=d.min_pages, metavar="N",
                    help=f"least pages of a layout to keep (default {d.min_pages})")
     _add_date_option(p)
     _add_scale_options(p)
@@ -275,7 +302,7 @@ def _add_extract(sub) -> None:
     p.add_argument("-f", "--format", choices=FORMATS, default="jsonl",
                    help="jsonl (default), webstemmer (!MATCHED/TITLE:/MAIN-n:), text or markdown")
     p.add_argument("-o", "--output", metavar="FILE", help="write here (atomically) instead of stdout")
-    p.add_argument("--threshold", type=float, metavar="SIM",
+    p.add_argument("--threshold", type=_SIMILARITY, metavar="SIM",
                    help="least similarity to a layout (default: the one stored in the patterns)")
     p.add_argument("--strict", action="store_true",
                    help="reject a layout when the page lacks a slot that every training page of it had")
@@ -290,30 +317,18 @@ class _NothingRead(Exception):
 
 
 def _run_extract(args) -> int:
-    if args.patterns is None and any(is_pattern_file(f) for f in Path("patterns").glob("*.*")):
-        args.patterns = "patterns"  # the default store, where analyze writes; without it every page is classified
-    # A directory's pattern files are read as their sites come (LazyPatterns).
-    patterns = (None if args.patterns is None else LazyPatterns(args.patterns) if os.path.isdir(args.patterns)
-                else load_patterns(args.patterns))
-    fallback = None if args.no_fallback else (args.model or GENERIC)
-    if args.model and not args.no_fallback:
-        Fallback(args.model).classifier  # a bad model file fails here, before any output
+    patterns = open_patterns(args.patterns)  # without -p: ./patterns if analyze wrote there
     progress = _Progress("extract", args.quiet)
     bad = _BadInputs(args.debug)
     matched = classified = 0
-    drift = DriftStats(patterns if isinstance(patterns, LazyPatterns) else patterns.sites if patterns else ())
+    drift = DriftStats(patterns if patterns is not None else ())
     try:
         with _output(args.output) as out:
             writer = Writer(out, args.format)
             pages = read_pages(args.inputs, charset=args.charset, on_error=bad)
-            if args.jobs != 1 or args.scheduler:  # batches of pages in workers, results in input order
-                results = extract_crawl(pages, args.patterns if isinstance(patterns, LazyPatterns) else patterns,
-                                        jobs=args.jobs, scheduler=args.scheduler,
-                                        threshold=args.threshold, strict=args.strict, fallback=fallback)
-            else:
-                results = api.extract(pages, patterns, threshold=args.threshold, strict=args.strict,
-                                      fallback=fallback)
-            for ex in results:
+            for ex in extract_crawl(pages, patterns, jobs=args.jobs, scheduler=args.scheduler,
+                                    threshold=args.threshold, strict=args.strict,
+                                    fallback=None if args.no_fallback else args.model or GENERIC):
                 writer.write(ex)
                 matched += ex.matched
                 classified += ex.method == "classifier"
@@ -328,7 +343,7 @@ def _run_extract(args) -> int:
         return 1
     seconds = progress.close()
     if not args.quiet:
-        by_classifier = f", {classified} by the block classifier" if classified else ""
+        by_classifier = f", {classified} by the classifier" if classified else ""
         print(f"stemmer: extract: {_n(progress.n, 'page')}, {matched} matched a layout "
               f"({matched / progress.n:.0%}){by_classifier} in {seconds:.1f} s", file=sys.stderr)
         for line in drift.lines():
@@ -391,27 +406,17 @@ def _add_update(sub) -> None:
                    "or one site's .json file")
     _add_input_options(p)
     p.add_argument("--dry-run", action="store_true", help="print what would change, write nothing")
-    p.add_argument("--stale-after", type=int, default=90, metavar="DAYS",
+    p.add_argument("--stale-after", type=_COUNT, default=90, metavar="DAYS",
                    help="flag layouts no page matched for more than DAYS days (default 90)")
-    p.add_argument("--threshold", type=float, metavar="SIM",
+    p.add_argument("--threshold", type=_SIMILARITY, metavar="SIM",
                    help="least similarity to a layout (default: the one stored in the patterns)")
     _add_date_option(p)
     p.set_defaults(run=_run_update)
 
 
 def _run_update(args) -> int:
-    from stemmer.layout.model import PatternSet
-    from stemmer.update.updater import save_update, update
-
-    if args.stale_after < 0:
-        print(f"stemmer update: error: --stale-after must be 0 or more days, got {args.stale_after}",
-              file=sys.stderr)
-        return 2
     source = Path(args.patterns)
-    if source.is_dir() and not any(is_pattern_file(f) for f in source.iterdir()):
-        patterns = PatternSet()  # an empty directory: every site is new
-    else:
-        patterns = load_patterns(source)
+    patterns = load_for_update(source)
     progress = _Progress("update", args.quiet)
     bad = _BadInputs(args.debug)
     result = update(read_pages(args.inputs, charset=args.charset, on_error=bad), patterns, date=args.date,
@@ -447,9 +452,9 @@ def _add_report(sub) -> None:
     p.add_argument("inputs", nargs="*", metavar="INPUT", help="pages of the sites to show (any input of extract)")
     p.add_argument("-o", "--output", default="report.html", metavar="FILE",
                    help="the HTML file to write, atomically (default: report.html; - for stdout)")
-    p.add_argument("-n", "--pages-per-layout", type=int, default=3, metavar="N",
+    p.add_argument("-n", "--pages-per-layout", type=_COUNT, default=3, metavar="N",
                    help="pages shown block by block per layout (default 3)")
-    p.add_argument("--threshold", type=float, metavar="SIM",
+    p.add_argument("--threshold", type=_SIMILARITY, metavar="SIM",
                    help="least similarity to a layout (default: the one stored in the patterns)")
     p.add_argument("-c", "--charset", metavar="NAME", help="charset of pages that declare none")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress, summary or warnings")
@@ -457,13 +462,6 @@ def _add_report(sub) -> None:
 
 
 def _run_report(args) -> int:
-    from stemmer.update.history import today
-    from stemmer.report import report
-
-    if args.pages_per_layout < 0:
-        print(f"stemmer report: error: --pages-per-layout must be 0 or more, got {args.pages_per_layout}",
-              file=sys.stderr)
-        return 2
     patterns = load_patterns(args.patterns)
     progress = _Progress("report", args.quiet)
     bad = _BadInputs(args.debug)
@@ -483,7 +481,7 @@ def _run_report(args) -> int:
     return bad.status()
 
 
-# --- main ----------------------------------------------------------------
+# --- train ---------------------------------------------------------------
 
 def _add_train(sub) -> None:
     p = sub.add_parser(
@@ -494,13 +492,13 @@ def _add_train(sub) -> None:
     p.add_argument("patterns", metavar="PATTERNS", help="pattern directory or a site's .json file")
     _add_input_options(p)
     p.add_argument("-o", "--output", required=True, metavar="MODEL", help="write MODEL.json + MODEL.npz")
-    p.add_argument("--pages-per-site", type=int, default=api.TRAIN_PAGES_PER_SITE, metavar="N",
+    p.add_argument("--pages-per-site", type=_AT_LEAST_ONE, default=api.TRAIN_PAGES_PER_SITE, metavar="N",
                    help=f"pages labelled per site (default {api.TRAIN_PAGES_PER_SITE})")
     p.set_defaults(run=_run_train)
 
 
 def _run_train(args) -> int:
-    patterns = LazyPatterns(args.patterns) if os.path.isdir(args.patterns) else load_patterns(args.patterns)
+    patterns = open_patterns(args.patterns)
     bad = _BadInputs(args.debug)
     clf = api.train(read_pages(args.inputs, charset=args.charset, on_error=bad), patterns,
                     pages_per_site=args.pages_per_site)
@@ -511,6 +509,8 @@ def _run_train(args) -> int:
               f"{got['other_blocks']} other blocks -> {json_path}", file=sys.stderr)
     return bad.status()
 
+
+# --- main ----------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(

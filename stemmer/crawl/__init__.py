@@ -5,6 +5,6 @@ Modules, in the order of the flow: ``frontier`` (URL normalisation, ACL, queue),
 ``state`` (resume), ``urldb`` (URLs of earlier crawls), ``store`` (writers),
 and ``crawler``, which runs them.
 """
-from stemmer.crawl.crawler import CrawlReport, crawl
+from stemmer.crawl.crawler import CrawlOptions, CrawlReport, crawl
 
-__all__ = ["CrawlReport", "crawl"]
+__all__ = ["CrawlOptions", "CrawlReport", "crawl"]

@@ -8,7 +8,7 @@ import os
 import sqlite3
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from http.cookiejar import MozillaCookieJar
@@ -70,28 +70,11 @@ def user_agent(contact: str | None = None) -> str:
     return f"{PRODUCT} (+{contact})" if contact else PRODUCT
 
 
-def crawl(start_urls: str | Sequence[str], output: str | os.PathLike, *,
-          depth: int = 1, max_pages: int = 1000,
-          hosts: Iterable[str] | None = None, any_host: bool = False,
-          acl: Sequence[tuple[str, str]] | None = None,
-          contact: str | None = None, delay: float = 1.0, per_host: int = 1,
-          timeout: float = 30.0, max_bytes: int = 5_000_000,
-          cookies: str | os.PathLike | None = None, charset: str | None = None,
-          index_name: str = "", urldb: str | os.PathLike | None = None,
-          timestamp: str | None = None, format: str | None = None, resume: bool = False,
-          progress: Callable[[CrawlReport], None] | None = None,
-          _stop_after: int | None = None) -> CrawlReport:
-    """Crawl from `start_urls` breadth-first and write the HTML pages to `output`.
+@dataclass(frozen=True, slots=True)
+class CrawlOptions:
+    """How a crawl goes: how far, how politely, what it stores. Checked when made.
 
-    Start URLs get level `depth`; the links of a page at level L > 0 that pass
-    the host scope and the ACL are queued at level L - 1; pages at level 0 are
-    fetched but their links are not followed. robots.txt is obeyed. While the
-    crawl runs, its state is kept in ``<output>.state``; after Ctrl-C, call again
-    with ``resume=True`` to go on. The output appears only when the crawl ends.
-
-    Args:
-        start_urls: one or more http(s) URLs; their hosts are in scope.
-        output: the WARC.gz or zip file to write.
+    Attributes:
         depth: levels of links to follow from the start URLs (0: the start pages only).
         max_pages: the most URLs to request.
         hosts: more host names to crawl besides those of the start URLs.
@@ -110,53 +93,102 @@ def crawl(start_urls: str | Sequence[str], output: str | os.PathLike, *,
         urldb: a SQLite URL database; pages it knows are not stored again, and
             at level 0 not fetched at all. It learns this crawl's pages at the end.
         timestamp: the zip's base name (default: local time as ``YYYYMMDDHHMM``).
-        format: "warc" or "zip"; default from the extension of `output`.
+        format: "warc" or "zip"; default from the extension of the output.
         resume: go on from ``<output>.state`` if it exists.
-        progress: called with a running report after each URL requested.
+
+    Raises:
+        ValueError: a knob out of range or an unknown charset; the message says what is allowed.
+    """
+
+    depth: int = 1
+    max_pages: int = 1000
+    hosts: tuple[str, ...] = ()
+    any_host: bool = False
+    acl: tuple[tuple[str, str], ...] | None = None
+    contact: str | None = None
+    delay: float = 1.0
+    per_host: int = 1
+    timeout: float = 30.0
+    max_bytes: int = 5_000_000
+    cookies: str | os.PathLike | None = None
+    charset: str | None = None
+    index_name: str = ""
+    urldb: str | os.PathLike | None = None
+    timestamp: str | None = None
+    format: str | None = None
+    resume: bool = False
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "hosts", tuple(self.hosts or ()))
+        if self.acl is not None:
+            object.__setattr__(self, "acl", tuple(tuple(rule) for rule in self.acl))
+        _check_args(depth=self.depth, max_pages=self.max_pages, delay=self.delay, per_host=self.per_host,
+                    timeout=self.timeout, max_bytes=self.max_bytes, charset=self.charset)
+
+
+def crawl(start_urls: str | Sequence[str], output: str | os.PathLike, options: CrawlOptions | None = None, *,
+          progress: Callable[[CrawlReport], None] | None = None) -> CrawlReport:
+    """Crawl from `start_urls` breadth-first and write the HTML pages to `output`.
+
+    Start URLs get level ``options.depth``; the links of a page at level L > 0 that pass
+    the host scope and the ACL are queued at level L - 1; pages at level 0 are
+    fetched but their links are not followed. robots.txt is obeyed. While the
+    crawl runs, its state is kept in ``<output>.state``; after Ctrl-C, call again
+    with ``resume=True`` to go on. The output appears only when the crawl ends.
+
+    Args:
+        start_urls: one or more http(s) URLs; their hosts are in scope.
+        output: the WARC.gz or zip file to write.
+        options: the crawl's knobs; default `CrawlOptions()`.
+        progress: called with a running report after each URL requested; an
+            exception it raises ends the crawl as Ctrl-C does (the state is kept).
 
     Returns:
         The report of the crawl.
 
     Raises:
-        ValueError: a bad argument; the message lists what is allowed.
+        ValueError: a bad start URL or format; the message lists what is allowed.
         CrawlError: robots.txt forbids every start URL, every start URL failed,
             or a file (cookies, URL database, state) cannot be used.
         KeyboardInterrupt: the crawl was interrupted; its state is kept for `resume`.
+
+    Example:
+        >>> crawl("https://news.example.com/", "news.warc.gz",
+        ...       CrawlOptions(depth=2, contact="ops@example.com"))  # doctest: +SKIP
     """
+    o = options or CrawlOptions()
     starts = _start_urls(start_urls)
-    _check_args(depth=depth, max_pages=max_pages, delay=delay, per_host=per_host,
-                timeout=timeout, max_bytes=max_bytes, charset=charset)
     out = Path(output)
-    fmt = format_of(out, format)
+    fmt = format_of(out, o.format)
     if not out.parent.is_dir():
         raise CrawlError(f"{out}: directory {out.parent} does not exist")
-    scope = Scope(None if any_host else [host_of(u) for u in starts] + list(hosts or ()))
-    rules = Acl(acl)
-    agent = user_agent(contact)
-    fetcher = Fetcher(user_agent=agent, timeout=timeout, max_bytes=max_bytes,
-                      cookies=_load_cookies(cookies))
+    scope = Scope(None if o.any_host else [host_of(u) for u in starts] + list(o.hosts))
+    rules = Acl(o.acl)
+    agent = user_agent(o.contact)
+    fetcher = Fetcher(user_agent=agent, timeout=o.timeout, max_bytes=o.max_bytes,
+                      cookies=_load_cookies(o.cookies))
     robots = RobotsCache(fetcher.get_small, agent)
     refusals = {url: why for url in starts if (why := robots.refusal(url)) is not None}
     if len(refusals) == len(starts):
         raise CrawlError("; ".join(f"{url}: {why}" for url, why in refusals.items()))
     params = json.loads(json.dumps({
-        "start_urls": starts, "depth": depth, "format": fmt,
+        "start_urls": starts, "depth": o.depth, "format": fmt,
         "hosts": None if scope.hosts is None else sorted(scope.hosts),
-        "acl": [list(rule) for rule in acl or ()],
-        "timestamp": timestamp or time.strftime("%Y%m%d%H%M"),
+        "acl": [list(rule) for rule in o.acl or ()],
+        "timestamp": o.timestamp or time.strftime("%Y%m%d%H%M"),
     }))
-    db = UrlDB(urldb) if urldb is not None else None
+    db = UrlDB(o.urldb) if o.urldb is not None else None
     try:
-        state = _open_state(out.with_name(out.name + ".state"), params, resume, db)
+        state = _open_state(out.with_name(out.name + ".state"), params, o.resume, db)
         crawler = _Crawler(state=state, fetcher=fetcher, robots=robots, scope=scope, acl=rules,
-                           urldb=db, output=out, charset=charset, delay=delay, per_host=per_host,
-                           max_pages=max_pages, progress=progress, stop_after=_stop_after)
+                           urldb=db, output=out, charset=o.charset, delay=o.delay, per_host=o.per_host,
+                           max_pages=o.max_pages, progress=progress)
         try:
             crawler.run()
-            return crawler.finish(starts, fmt, state.params["timestamp"], index_name,
+            return crawler.finish(starts, fmt, state.params["timestamp"], o.index_name,
                                   info={"software": PRODUCT, "format": "WARC File Format 1.0",
                                         "http-header-user-agent": agent, "robots": "obey",
-                                        "start-urls": " ".join(starts), "default-charset": charset or ""})
+                                        "start-urls": " ".join(starts), "default-charset": o.charset or ""})
         except KeyboardInterrupt:
             state.close()
             log.warning("interrupted; progress kept in %s; run the same command with --resume to go on",
@@ -241,12 +273,12 @@ class _Crawler:
 
     def __init__(self, *, state: CrawlState, fetcher: Fetcher, robots: RobotsCache, scope: Scope,
                  acl: Acl, urldb: UrlDB | None, output: Path, charset: str | None, delay: float,
-                 per_host: int, max_pages: int, progress, stop_after: int | None):
+                 per_host: int, max_pages: int, progress):
         self.state, self.fetcher, self.robots = state, fetcher, robots
         self.scope, self.acl, self.urldb = scope, acl, urldb
         self.output, self.charset = output, charset
         self.delay, self.per_host, self.max_pages = delay, per_host, max_pages
-        self.progress, self.stop_after = progress, stop_after
+        self.progress = progress
         self.frontier = Frontier(state.queued())
         self.claimed = state.claimed()  # read by worker threads; set.add/in are atomic
         self.fetched = state.fetched_count()
@@ -261,7 +293,6 @@ class _Crawler:
         """Fetch until the frontier is empty or `max_pages` URLs were requested."""
         pool = ThreadPoolExecutor(MAX_WORKERS, thread_name_prefix="stemmer-crawl")
         inflight: dict[Future, Entry] = {}
-        settled = 0
         try:
             while True:
                 self._submit(pool, inflight)
@@ -281,11 +312,8 @@ class _Crawler:
                     self._next_at[host] = max(self._next_at.get(host, 0.0),
                                               time.monotonic() + self._delay(entry.url))
                     self._settle(entry, future)
-                    settled += 1
                     if self.progress is not None:
                         self.progress(self.report())
-                    if self.stop_after is not None and settled >= self.stop_after:
-                        raise KeyboardInterrupt  # the tests' stand-in for Ctrl-C
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
 

@@ -1,7 +1,7 @@
 """Stage 4: a site's pages cut into blocks in, its layouts out (`learn`), kept as pattern files (`store`)."""
 from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
-from stemmer.layout.model import Layout, PatternSet, Section, SitePatterns
-from stemmer.layout.store import load_patterns, save_patterns
+from stemmer.layout.model import Layout, Patterns, PatternSet, Section, SitePatterns
+from stemmer.layout.store import LazyPatterns, load_patterns, open_patterns, save_patterns
 
-__all__ = ["AnalyzeParams", "Layout", "PatternSet", "Section", "SitePage", "SitePatterns", "learn_site",
-           "load_patterns", "save_patterns"]
+__all__ = ["AnalyzeParams", "Layout", "LazyPatterns", "Patterns", "PatternSet", "Section", "SitePage", "SitePatterns",
+           "learn_site", "load_patterns", "open_patterns", "save_patterns"]

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 ROLES = ("title", "main", "sub", "static")
 
@@ -101,5 +102,18 @@ class PatternSet:
     def get(self, site: str) -> SitePatterns | None:
         return self.sites.get(site)
 
+    def __contains__(self, site: object) -> bool:
+        return site in self.sites
+
     def __len__(self) -> int:
         return len(self.sites)
+
+
+class Patterns(Protocol):
+    """What extract asks of learned patterns: a site's, by name (`PatternSet`, `LazyPatterns`)."""
+
+    def get(self, site: str) -> SitePatterns | None:
+        """The site's patterns, or None when there are none for it."""
+
+    def __contains__(self, site: object) -> bool:
+        """Whether there are patterns for the site."""

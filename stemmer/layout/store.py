@@ -7,19 +7,26 @@ model, `BlockClassifier.save`).  Both are optional; one that cannot be read
 costs a warning, never the patterns.
 
 Also reads the original Webstemmer's ``.pat`` files (Python-literal tuples).
+
+`load_patterns` reads every file of a directory up front: fine for a few sites,
+slow and memory-hungry for the thousands of files of a crawl of many sites.
+`LazyPatterns` answers `get(site)` like a `PatternSet`, reading the site's file
+the first time the site is asked for; `open_patterns` picks one or the other.
 """
 from __future__ import annotations
 
 import ast
 import json
 import logging
-import shutil
+import os
 import re
+import shutil
+from collections import OrderedDict
 from pathlib import Path
 
 from stemmer.errors import PatternFileError
 from stemmer.files import read_json, write_atomic
-from stemmer.layout.model import ROLES, Layout, PatternSet, Section, SitePatterns
+from stemmer.layout.model import ROLES, Layout, Patterns, PatternSet, Section, SitePatterns
 from stemmer.layout.noise import load_noise
 from stemmer.layout.pins import carry_over
 from stemmer.version import __version__
@@ -31,6 +38,10 @@ VERSION = 1
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 NOISE_SUFFIX = ".noise.json"
 MODEL_SUFFIX = ".model.json"
+# Where analyze writes and extract looks when given no patterns.
+DEFAULT_DIRECTORY = "patterns"
+# Sites a `LazyPatterns` keeps in memory; a pattern file is some 10-50 kB as objects.
+CACHE_SITES = 1000
 
 
 def site_filename(site: str) -> str:
@@ -304,3 +315,75 @@ def load_webstemmer(path: Path) -> SitePatterns:
         raise PatternFileError(f"{path}: no patterns in Webstemmer file")
     return SitePatterns(site or path.stem, tuple(layouts), {},
                         {"key_style_webstemmer": 1.0, "key_depth": 3.0, "match_threshold": 0.8})
+
+
+def open_patterns(source: str | os.PathLike | None = None) -> Patterns | None:
+    """The patterns to extract with: a directory's files read as their sites come, a file's now.
+
+    Args:
+        source: a pattern directory, a site's ``.json`` or a ``.pat`` file; None:
+            `DEFAULT_DIRECTORY` if it holds pattern files, else no patterns (None).
+
+    Raises:
+        PatternFileError: `source` does not exist, holds no pattern file or cannot be read.
+    """
+    if source is None:
+        default = Path(DEFAULT_DIRECTORY)
+        if not (default.is_dir() and any(is_pattern_file(f) for f in default.iterdir())):
+            return None
+        source = default
+    return LazyPatterns(source) if os.path.isdir(source) else load_patterns(source)
+
+
+class LazyPatterns:
+    """The pattern files of a directory, each read on first use.
+
+    Webstemmer ``.pat`` files, whose names do not say their site, are read up front.
+
+    Args:
+        directory: a pattern directory, as `stemmer analyze -o` writes it.
+        cache: how many sites to keep in memory.
+
+    Raises:
+        PatternFileError: `directory` is not a directory or holds no pattern
+            file; later, from `get`, a site's file is broken.
+
+    Example:
+        >>> patterns = LazyPatterns("patterns/")    # doctest: +SKIP
+        >>> patterns.get("example.com").layouts[0].id  # doctest: +SKIP
+        'L0'
+    """
+
+    def __init__(self, directory: str | Path, *, cache: int = CACHE_SITES) -> None:
+        self.directory = Path(directory)
+        if not self.directory.is_dir():
+            raise PatternFileError(f"{directory}: not a directory")
+        if cache < 1:
+            raise ValueError(f"cache must be at least 1, got {cache}")
+        names = [p for p in self.directory.iterdir() if is_pattern_file(p)]
+        if not names:
+            raise PatternFileError(f"{directory}: no pattern files (*.json, *.pat); run `stemmer analyze` first")
+        self._pat = {}
+        for path in sorted(p for p in names if p.suffix == ".pat"):
+            self._pat.update(load_patterns(path).sites)
+        self.cache = cache
+        self._sites: OrderedDict[str, SitePatterns | None] = OrderedDict()
+
+    def get(self, site: str) -> SitePatterns | None:
+        """The patterns of `site`, or None when the directory has none for it."""
+        if site in self._sites:
+            self._sites.move_to_end(site)
+            return self._sites[site]
+        patterns = None
+        path = self.directory / site_filename(site)
+        if path.is_file():
+            patterns = load_patterns(path).get(site)  # None for another site of the same file name
+        if patterns is None:
+            patterns = self._pat.get(site)
+        self._sites[site] = patterns
+        if len(self._sites) > self.cache:
+            self._sites.popitem(last=False)
+        return patterns
+
+    def __contains__(self, site: object) -> bool:
+        return isinstance(site, str) and self.get(site) is not None

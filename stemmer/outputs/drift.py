@@ -45,7 +45,7 @@ class DriftStats:
 
     def __init__(self, sites_with_patterns=None) -> None:
         self.sites: dict[str, SiteCount] = {}
-        # A container that is not iterable (LazyPatterns) answers `in` by reading one file.
+        # `Patterns` (not iterable: a `LazyPatterns` answers `in` by reading one file), or site names
         known = sites_with_patterns
         self.known = set(known) if isinstance(known, Iterable) else known
 

@@ -18,8 +18,8 @@ from stemmer.classify.features import page_table
 from stemmer.extract import Extraction
 from stemmer.classify.site_model import SAMPLE_PAGES
 from stemmer.layout.learn import AnalyzeParams, SitePage
-from stemmer.layout.lazy import LazyPatterns
-from stemmer.layout.model import PatternSet, SitePatterns
+from stemmer.layout.store import LazyPatterns
+from stemmer.layout.model import Patterns, SitePatterns
 from stemmer.pages import Page
 from stemmer.scale.spill import SiteChunks, read_chunk, read_site
 from stemmer.site import SiteCollector, collect_site, normal_url
@@ -125,7 +125,7 @@ def learn_chunks(site: str, chunks: list[ParsedChunk], params: AnalyzeParams, da
     return collector.learn(params, date)
 
 
-def extract_batch(pages: list[Page], patterns: PatternSet | str, options: dict) -> list[Extraction]:
+def extract_batch(pages: list[Page], patterns: Patterns | str | None, options: dict) -> list[Extraction]:
     """Extract a batch of pages; `patterns` is a pattern set or a directory read lazily."""
     if isinstance(patterns, str):
         patterns = LazyPatterns(patterns)

@@ -17,7 +17,7 @@ analyze_crawl:
 
 extract_crawl cuts the page stream into batches, extracts them in the workers,
 and yields the results in input order; each worker reads a site's pattern file
-when a batch first needs it (`LazyPatterns`).
+when a batch first needs it (`stemmer.layout.store.LazyPatterns`).
 
 Every task is a pure function of its arguments (`stemmer.scale.jobs`), so the
 pattern files and the extractions are byte for byte those of a plain loop.
@@ -36,10 +36,9 @@ from pathlib import Path
 from stemmer import api
 from stemmer.extract import Extraction
 from stemmer.extract.fallback import GENERIC, load_fallback
-from stemmer.layout.lazy import LazyPatterns
 from stemmer.layout.learn import AnalyzeParams
-from stemmer.layout.model import PatternSet, SitePatterns
-from stemmer.layout.store import load_patterns, save_patterns
+from stemmer.layout.model import Patterns, SitePatterns
+from stemmer.layout.store import LazyPatterns, open_patterns, save_patterns
 from stemmer.pages import Page
 from stemmer.scale.jobs import ParsedChunk, SiteFailure, analyze_site, extract_batch, learn_chunks, parse_chunk
 from stemmer.scale.spill import CHUNK_PAGES, SiteChunks, SiteSpill, read_urls
@@ -251,15 +250,15 @@ def _run_rounds(run: _AnalyzeRun, parallel: Callable) -> None:
         run.fail_rest(f"lost with its worker {MAX_ROUNDS} times ({type(lost).__name__}: {lost})")
 
 
-def extract_crawl(pages: Iterable[Page], patterns: PatternSet | str | os.PathLike, *, jobs: int = 1,
+def extract_crawl(pages: Iterable[Page], patterns: Patterns | str | os.PathLike | None, *, jobs: int = 1,
                   scheduler: str | None = None, batch_pages: int = BATCH_PAGES,
                   **options) -> Iterator[Extraction]:
     """`stemmer.extract` over batches of pages in worker processes or on a Dask cluster.
 
     Args:
         pages: pages of any sites, streamed (at most a few batches per worker are read ahead).
-        patterns: a pattern set, or a pattern directory or file; a directory's
-            files are read as their sites come (`LazyPatterns`).
+        patterns: patterns, or a pattern directory or file (`open_patterns`: a
+            directory's files are read as their sites come); None: the fallback only.
         jobs: worker processes; 1 extracts here, -1 one per CPU.
         scheduler: a Dask scheduler address to run the batches on instead.
         batch_pages: pages per task.
@@ -271,29 +270,33 @@ def extract_crawl(pages: Iterable[Page], patterns: PatternSet | str | os.PathLik
 
     Raises:
         ValueError: `jobs` is 0 or `batch_pages` below 1.
+        ModelError: the fallback's model file cannot be read (before the first page).
         ClusterError: the scheduler cannot be used.
     """
     _check_jobs(jobs)
     if batch_pages < 1:
         raise ValueError(f"batch_pages must be at least 1, got {batch_pages}")
     if isinstance(patterns, (str, os.PathLike)):
-        patterns = os.fspath(patterns) if os.path.isdir(patterns) else load_patterns(patterns)
+        patterns = open_patterns(patterns)
+    fallback = options.get("fallback", GENERIC)
     if jobs == 1 and scheduler is None:
-        yield from api.extract(pages, LazyPatterns(patterns) if isinstance(patterns, str) else patterns,
-                               **options)
+        if isinstance(fallback, (str, os.PathLike)) and fallback != GENERIC:
+            fallback = load_fallback(fallback)
+            fallback.classifier  # a bad model file fails here, before any output
+        yield from api.extract(pages, patterns, **{**options, "fallback": fallback})
         return
-    if isinstance(patterns, str):
-        LazyPatterns(patterns)  # a directory without pattern files fails here, not in a worker
     # The classifier is loaded once here and sent with each batch, not read again per batch;
     # a bad model file fails here.
-    fallback = load_fallback(options.get("fallback", GENERIC))
+    fallback = load_fallback(fallback)
     if fallback is not None:
         fallback.classifier
     options = {**options, "fallback": fallback}
+    # workers read a directory's files themselves, as their sites come
+    shipped = os.fspath(patterns.directory) if isinstance(patterns, LazyPatterns) else patterns
     from joblib import delayed
 
     with _backend(jobs, scheduler) as parallel:
-        tasks = (delayed(extract_batch)(batch, patterns, options) for batch in _batches(pages, batch_pages))
+        tasks = (delayed(extract_batch)(batch, shipped, options) for batch in _batches(pages, batch_pages))
         for results in parallel("generator")(tasks):
             yield from results
 

@@ -358,6 +358,18 @@ def _fresh_ids(learned: tuple[Layout, ...], existing: tuple[Layout, ...], date: 
     return tuple(out)
 
 
+def load_for_update(source: str | Path) -> PatternSet:
+    """The patterns in a pattern directory or file; an empty directory has none (every site is new).
+
+    Raises:
+        PatternFileError: `source` does not exist or a file cannot be read.
+    """
+    path = Path(source)
+    if path.is_dir() and not any(is_pattern_file(f) for f in path.iterdir()):
+        return PatternSet()
+    return load_patterns(path)
+
+
 def pattern_files(source: str | Path) -> dict[str, Path]:
     """The file of each site's patterns in a pattern directory or file (JSON files only).
 

@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from warcio.archiveiterator import ArchiveIterator
 
-from stemmer.crawl import crawl
+from stemmer.crawl import CrawlOptions, crawl
 
 TIMEOUT = 0.5     # -T in the tests; /slow.html answers after SLOW seconds
 SLOW = 1.5
@@ -161,10 +161,10 @@ def site():
 @pytest.fixture
 def run(site, tmp_path):
     """Crawl the fixture site with test-friendly knobs; keyword arguments override them."""
-    def run_crawl(*start_paths, output="site.warc.gz", **options):
+    def run_crawl(*start_paths, output="site.warc.gz", progress=None, **options):
         options = {"delay": 0, "timeout": TIMEOUT, "max_bytes": MAX_BYTES, **options}
         starts = [site.url(p) for p in (start_paths or ["/"])]
-        return crawl(starts, tmp_path / output, **options)
+        return crawl(starts, tmp_path / output, CrawlOptions(**options), progress=progress)
     return run_crawl
 
 

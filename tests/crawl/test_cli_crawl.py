@@ -2,7 +2,7 @@ import zipfile
 
 import pytest
 
-import stemmer.crawl
+from stemmer import cli
 from stemmer.cli import main
 
 from .conftest import warc_pages
@@ -10,7 +10,7 @@ from .conftest import warc_pages
 
 def test_crawl_command_writes_a_warc_and_returns_0(site, tmp_path, capsys):
     out = tmp_path / "site.warc.gz"
-    rc = main(["crawl", site.url("/"), "-o", str(out), "-D", "0", "-T", "0.5", "-m", "0"])
+    rc = main(["crawl", site.url("/"), "-o", str(out), "-D", "0", "--timeout", "0.5", "-m", "0"])
     assert rc == 0
     assert set(warc_pages(out)) == {site.url("/")}
     err = capsys.readouterr().err
@@ -29,19 +29,19 @@ def test_crawl_command_zip_with_index_name_and_timestamp(site, tmp_path, capsys)
 
 def test_crawl_flags_map_onto_crawl_arguments(monkeypatch, tmp_path):
     calls = []
-    monkeypatch.setattr(stemmer.crawl, "crawl", lambda *args, **kw: calls.append((args, kw)) or _Report())
+    monkeypatch.setattr(cli, "crawl", lambda *args, **kw: calls.append((args, kw)) or _Report())
     rc = main(["crawl", "http://example.com/", "-o", str(tmp_path / "x.warc.gz"), "-q",
-               "-a", "/news/", "-j", "/news/sport/", "-a", r"\.html$", "--host", "cdn.example.com",
+               "-a", "/news/", "-r", "/news/sport/", "-a", r"\.html$", "--host", "cdn.example.com",
                "--contact", "ops@example.com", "-k", "c.txt", "-c", "latin-1", "-U", "u.db",
                "--max-pages", "7", "--per-host", "2", "--max-bytes", "99", "--resume", "--format", "zip"])
     assert rc == 0
-    [(args, kw)] = calls
-    assert args == (["http://example.com/"], str(tmp_path / "x.warc.gz"))
-    assert kw["acl"] == [("accept", "/news/"), ("reject", "/news/sport/"), ("accept", r"\.html$")]
-    assert (kw["hosts"], kw["contact"], kw["cookies"], kw["charset"], kw["urldb"]) == \
-        (["cdn.example.com"], "ops@example.com", "c.txt", "latin-1", "u.db")
-    assert (kw["max_pages"], kw["per_host"], kw["max_bytes"], kw["resume"], kw["format"]) == (7, 2, 99, True, "zip")
-    assert (kw["depth"], kw["delay"], kw["timeout"], kw["index_name"], kw["any_host"]) == (1, 1.0, 30.0, "", False)
+    [((urls, output, o), kw)] = calls
+    assert (urls, output) == (["http://example.com/"], str(tmp_path / "x.warc.gz")) and kw == {"progress": None}
+    assert o.acl == (("accept", "/news/"), ("reject", "/news/sport/"), ("accept", r"\.html$"))
+    assert (o.hosts, o.contact, o.cookies, o.charset, o.urldb) == \
+        (("cdn.example.com",), "ops@example.com", "c.txt", "latin-1", "u.db")
+    assert (o.max_pages, o.per_host, o.max_bytes, o.resume, o.format) == (7, 2, 99, True, "zip")
+    assert (o.depth, o.delay, o.timeout, o.index_name, o.any_host) == (1, 1.0, 30.0, "", False)
 
 
 class _Report:

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from stemmer.crawl import CrawlReport, crawl
+from stemmer.crawl import CrawlOptions, CrawlReport, crawl
 from stemmer.crawl.fetch import ACCEPT_ENCODING
 from stemmer.errors import CrawlError
 
@@ -36,7 +36,7 @@ def hub(tmp_path_factory):
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
     try:
-        report = crawl(site.url("/"), path, delay=0, timeout=TIMEOUT, max_bytes=MAX_BYTES)
+        report = crawl(site.url("/"), path, CrawlOptions(delay=0, timeout=TIMEOUT, max_bytes=MAX_BYTES))
     finally:
         logger.removeHandler(handler)
         logger.setLevel(level)
@@ -331,7 +331,7 @@ def test_unreachable_start_url_raises_with_the_reason(tmp_path):
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     with pytest.raises(CrawlError, match=rf"cannot fetch http://127.0.0.1:{port}/robots.txt"):
-        crawl(f"http://127.0.0.1:{port}/", tmp_path / "x.warc.gz", delay=0, timeout=TIMEOUT)
+        crawl(f"http://127.0.0.1:{port}/", tmp_path / "x.warc.gz", CrawlOptions(delay=0, timeout=TIMEOUT))
 
 
 def test_delay_spaces_requests_to_a_host(run):

@@ -24,7 +24,7 @@ import pytest
 
 from stemmer.api import analyze, extract
 from stemmer.cli import main
-from stemmer.crawl import crawl
+from stemmer.crawl import CrawlOptions, crawl
 from stemmer.pages import read_pages
 
 from .conftest import Route, Site
@@ -122,7 +122,7 @@ def titles(pages, patterns) -> dict[str, str | None]:
 
 
 def test_link_texts_find_the_headline_that_similarity_alone_misses(news, tmp_path):
-    report = crawl(news.url("/"), tmp_path / "day1.warc.gz", delay=0, timeout=2, urldb=tmp_path / "urls.db")
+    report = crawl(news.url("/"), tmp_path / "day1.warc.gz", CrawlOptions(delay=0, timeout=2, urldb=tmp_path / "urls.db"))
     assert report.stored == 3 + len(DAY1) and report.errors == 0
     pages = list(read_pages(tmp_path / "day1.warc.gz"))
     articles = [p for p in pages if "/news/" in p.url]
@@ -148,7 +148,7 @@ def test_link_texts_find_the_headline_that_similarity_alone_misses(news, tmp_pat
     # The next day: a crawl with the URL database fetches only the new articles, and the
     # patterns learned on day one find their headlines without any link text.
     publish(news, {**DAY1, **DAY2})
-    crawl(news.url("/"), tmp_path / "day2.warc.gz", delay=0, timeout=2, urldb=tmp_path / "urls.db")
+    crawl(news.url("/"), tmp_path / "day2.warc.gz", CrawlOptions(delay=0, timeout=2, urldb=tmp_path / "urls.db"))
     new = [replace(p, anchors=()) for p in read_pages(tmp_path / "day2.warc.gz")]
     assert titles(new, patterns) == headlines(news, DAY2)
 

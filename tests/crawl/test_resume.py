@@ -8,6 +8,17 @@ from stemmer.errors import CrawlError
 from .conftest import read_warc, warc_linkinfo, warc_pages
 
 
+def stop_after(urls: int):
+    """A progress callback that interrupts the crawl as Ctrl-C would, after `urls` URLs."""
+    seen = []
+
+    def progress(report) -> None:
+        seen.append(report)
+        if len(seen) >= urls:
+            raise KeyboardInterrupt
+    return progress
+
+
 def counts(report):
     return (report.fetched, report.stored, report.skipped, report.errors,
             report.off_host_redirects, report.robots_blocked, report.redirects_not_followed)
@@ -16,7 +27,7 @@ def counts(report):
 def test_interrupted_crawl_resumes_to_the_same_result(run, site, tmp_path):
     full = run(output="full.warc.gz")
     with pytest.raises(KeyboardInterrupt):
-        run(output="part.warc.gz", _stop_after=4)
+        run(output="part.warc.gz", progress=stop_after(4))
     assert not (tmp_path / "part.warc.gz").exists()
     assert (tmp_path / "part.warc.gz.state").exists()
     site.requests.clear()
@@ -34,7 +45,7 @@ def test_interrupted_crawl_resumes_to_the_same_result(run, site, tmp_path):
 
 def test_resume_may_raise_the_page_cap(run, tmp_path):
     with pytest.raises(KeyboardInterrupt):
-        run(output="part.zip", max_pages=3, _stop_after=2, timestamp="202401010000")
+        run(output="part.zip", max_pages=3, progress=stop_after(2), timestamp="202401010000")
     resumed = run(output="part.zip", max_pages=1000, resume=True)
     full = run(output="full.zip", timestamp="202401010000")
     assert (resumed.fetched, resumed.stored) == (full.fetched, full.stored) == (13, 6)
@@ -45,7 +56,7 @@ def test_resume_may_raise_the_page_cap(run, tmp_path):
 
 def test_resume_of_a_different_crawl_is_refused(run, tmp_path):
     with pytest.raises(KeyboardInterrupt):
-        run(output="part.warc.gz", _stop_after=1)
+        run(output="part.warc.gz", progress=stop_after(1))
     with pytest.raises(CrawlError, match="part.warc.gz.state: made for depth=1, not 2"):
         run(output="part.warc.gz", depth=2, resume=True)
 
@@ -59,7 +70,7 @@ def test_resume_without_state_starts_afresh(run, tmp_path, caplog):
 
 def test_a_new_crawl_replaces_a_stale_state(run, tmp_path):
     with pytest.raises(KeyboardInterrupt):
-        run(output="x.warc.gz", _stop_after=1)
+        run(output="x.warc.gz", progress=stop_after(1))
     report = run(output="x.warc.gz", depth=0)
     assert report.fetched == 1
     assert not (tmp_path / "x.warc.gz.state").exists()

@@ -6,8 +6,8 @@ import pytest
 from stemmer.errors import PatternFileError
 from stemmer import files
 from stemmer.layout import store
-from stemmer.layout.model import PatternSet
-from stemmer.layout.store import load_patterns, load_webstemmer, save_patterns, site_filename
+from stemmer.layout.model import PatternSet, SitePatterns
+from stemmer.layout.store import LazyPatterns, load_patterns, load_webstemmer, open_patterns, save_patterns, site_filename
 
 
 @pytest.fixture
@@ -246,3 +246,65 @@ def test_bad_webstemmer_line_names_file_and_line(tmp_path, line, monkeypatch):
 def test_webstemmer_file_without_patterns_is_an_error(tmp_path):
     (tmp_path / "none.pat").write_text("### version=0.6.1\n# nothing here\n")
     assert "none.pat: no patterns" in error_of(tmp_path / "none.pat")
+
+
+# --- a directory read lazily ----------------------------------------------------------
+def empty_site(name: str) -> SitePatterns:
+    return SitePatterns(name, (), {}, {"match_threshold": 0.5})
+
+
+@pytest.fixture
+def directory(tmp_path):
+    for name in ("a.example", "b.example", "c.example"):
+        save_patterns(empty_site(name), tmp_path)
+    return tmp_path
+
+
+def test_a_site_is_read_when_first_asked_for(directory):
+    patterns = LazyPatterns(directory)
+    (directory / "b.example.json").write_text("{broken")  # never read: no page of b.example comes
+    assert patterns.get("a.example") == empty_site("a.example")
+    assert "a.example" in patterns and "nowhere.example" not in patterns
+    assert patterns.get("nowhere.example") is None
+
+
+def test_a_broken_file_fails_when_its_site_comes(directory):
+    (directory / "b.example.json").write_text("{broken")
+    patterns = LazyPatterns(directory)
+    with pytest.raises(PatternFileError, match="b.example.json"):
+        patterns.get("b.example")
+
+
+def test_the_cache_keeps_the_latest_sites(directory):
+    patterns = LazyPatterns(directory, cache=2)
+    for name in ("a.example", "b.example", "c.example"):
+        patterns.get(name)
+    (directory / "a.example.json").unlink()
+    assert patterns.get("c.example") is not None
+    assert patterns.get("a.example") is None  # evicted, then read again: gone
+
+
+def test_webstemmer_files_are_read_up_front(tmp_path):
+    (tmp_path / "example.pat").write_text(WEBSTEMMER_PAT)
+    patterns = LazyPatterns(tmp_path)
+    [site] = [s for s in ("example.com", "www.example.com") if patterns.get(s) is not None]
+    assert patterns.get(site).layouts
+
+
+def test_a_directory_without_pattern_files_is_an_error(tmp_path):
+    with pytest.raises(PatternFileError, match="no pattern files"):
+        LazyPatterns(tmp_path)
+    with pytest.raises(PatternFileError, match="not a directory"):
+        LazyPatterns(tmp_path / "nope")
+
+
+def test_open_patterns_reads_a_directory_lazily_and_a_file_now(tmp_path, monkeypatch):
+    site = SitePatterns("example.com", ())
+    [path] = save_patterns(site, tmp_path / "p")
+    assert isinstance(open_patterns(tmp_path / "p"), LazyPatterns)
+    loaded = open_patterns(path)
+    assert isinstance(loaded, PatternSet) and "example.com" in loaded and "other.org" not in loaded
+    monkeypatch.chdir(tmp_path)
+    assert open_patterns() is None  # no ./patterns: no patterns, every page goes to the classifier
+    save_patterns(site, tmp_path / "patterns")
+    assert open_patterns().get("example.com") == loaded.get("example.com")
