@@ -32,6 +32,8 @@ a pattern-only `stemmer extract` of one page (a fresh interpreter).
     python benchmarks/classifier.py --ablate              # chosen minus each feature group
     python benchmarks/classifier.py --rows shipped --ablate   # the same for the shipped training sets too
     python benchmarks/classifier.py --minilm-pages 150    # static model vs MiniLM on a subsample
+    python benchmarks/classifier.py --kept-boilerplate 120 --sets dragnet l3s_gn1 cleaneval
+        # per-block error analysis: where the boilerplate the shipped model keeps lies
     python benchmarks/classifier.py --held-out generic /tmp/new/model --sets cleaneval l3s_gn1 dragnet
         # saved models, no CV, on sets none of them trained on (the whole `extract` fallback path)
 """
@@ -341,6 +343,54 @@ def held_out(models: list[str], sets: list[str], work: Path, log, peers: bool = 
                                 fmt(c[h], ".1f" if h.endswith("p/s") else ".3f") for h in head) + " |")
 
 
+# --- what the kept boilerplate is ---------------------------------------------------------
+
+CLASS_WORDS = ("comment", "sidebar", "author", "related", "footer", "tag", "widget", "meta", "share", "social",
+               "nav", "menu", "caption", "newsletter", "subscri", "promo", "advert", "breadcrumb")
+
+
+def kept_boilerplate(sets: list[str], n_pages: int) -> None:
+    """Per set, the letters of the blocks the shipped model keeps but the gold lacks, by where they lie.
+
+    Where: before, inside or after the run from the first to the last gold block;
+    short link blocks (under 80 characters, a link opened in them); and the class/id
+    words of their 4 nearest enclosing elements.  For sets the shipped model never saw.
+    """
+    from stemmer.classify.label import align
+    from stemmer.extract.fallback import GENERIC_PATH
+
+    clf = BlockClassifier.load(GENERIC_PATH)
+    print(f"\nkept boilerplate of the shipped model, {n_pages} pages a set (letters; shares of the kept boilerplate)\n")
+    print("| set | precision by letters | before the article | inside | after | short link blocks | "
+          "top class/id words |\n|---|---|---|---|---|---|---|")
+    for ds in sets:
+        records = [r for r in load_set(ds) if r.get("text")]
+        records = sorted(records, key=lambda r: hashlib.sha256(r["id"].encode()).hexdigest())[:n_pages]
+        good = bad = 0
+        where, words, linky = Counter(), Counter(), 0
+        for r in records:
+            t = page_table(parse_html(r["html"]))
+            if not t.blocks:
+                continue
+            labels = align([b.text for b in t.blocks], r["text"]).labels()
+            gold = [i for i, lab in enumerate(labels) if lab]
+            for i, kept in enumerate(main_blocks(t, clf.predict_proba(t), clf.threshold)):
+                b = t.blocks[i]
+                if not kept or labels[i]:
+                    good += b.weight if kept else 0
+                    continue
+                bad += b.weight
+                where["none" if not gold else "before" if i < gold[0] else "after" if i > gold[-1] else "inside"] += b.weight
+                linky += b.weight if t.links[i] and len(b.text) < 80 else 0
+                names = {w for e in t.ancestors[i][-4:] for w in t.elements[e][1]}
+                for cw in {cw for cw in CLASS_WORDS if any(cw in w for w in names)}:
+                    words[cw] += b.weight
+        share = lambda x: f"{x / max(bad, 1):.2f}"  # noqa: E731
+        top = ", ".join(f"{w} {share(v)}" for w, v in words.most_common(5))
+        print(f"| {ds} | {good / max(good + bad, 1):.3f} | {share(where['before'])} | {share(where['inside'])} | "
+              f"{share(where['after'])} | {share(linky)} | {top} |")
+
+
 # --- MiniLM on a subsample ------------------------------------------------------------
 
 def minilm_subsample(corpus: Corpus, n_pages: int, folds: dict[str, int], log) -> list[dict]:
@@ -407,6 +457,8 @@ def main() -> None:
                     help="also compare the static model with MiniLM on N pages (MiniLM: ~40 texts/s)")
     ap.add_argument("--held-out", nargs="+", metavar="MODEL",
                     help="only score these saved models (or 'generic') on --sets, no cross-validation")
+    ap.add_argument("--kept-boilerplate", type=int, default=0, metavar="N",
+                    help="only the per-block error analysis of the shipped model on N pages of each of --sets")
     ap.add_argument("--no-baseline", action="store_true", help="skip trafilatura, readability and the speeds")
     ap.add_argument("--work", default="/tmp/stemmer-bench-classifier")
     ap.add_argument("--json", help="also write the results as JSON here")
@@ -414,6 +466,9 @@ def main() -> None:
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
+    if args.kept_boilerplate:
+        kept_boilerplate(args.sets, args.kept_boilerplate)
+        return
     if args.held_out:
         held_out(args.held_out, args.sets, work, log, peers=not args.no_baseline)
         return
