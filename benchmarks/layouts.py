@@ -1,22 +1,30 @@
-"""Benchmark of analyze -> extract on the multi-page dev sets, beside trafilatura.
+"""Benchmark of analyze -> extract on the multi-page dev sets, beside trafilatura and readability.
 
-For each dataset: split each site with ../shared/tools/split.py, analyze the
-train pages, extract the test pages, score both stemmer and trafilatura with
-../shared/tools/score.py, and print one table.  Extract runs twice: as
+For each dataset: split each site with ../shared/tools/split.py (sites of 10
+pages or more), analyze the train pages, extract the test pages, score
+stemmer, trafilatura and readability with ../shared/tools/score.py, and print
+one table per set and one line per site, worst site (against trafilatura)
+first, with the count of sites below trafilatura.  The two other tools'
+predictions are cached under --work, keyed by dataset and test pages, so a
+re-run costs only stemmer; their pages/s (and the speed ratio) are printed
+only for a run that measured them.  Extract runs twice: as
 shipped (unmatched pages go to the block classifier) and with patterns only;
 the two must agree on every matched page.  Where a set's gold text starts
 with the headline and it has no gold title (cleanportaleval, dragnet), both
 tools are scored a second time with their title as the first line of the
-text ("headline + text").  Then time analyze on
+text ("headline + text").  With --scaling, also time analyze on
 100 / 400 / 1,600 pages of one site (perturbed copies where it has fewer).
 
-    python benchmarks/layouts.py                 # everything
-    python benchmarks/layouts.py --quick         # no trafilatura, no scaling table
+    python benchmarks/layouts.py                          # the four sets, per site
+    python benchmarks/layouts.py --sets web_sites         # a subset
+    python benchmarks/layouts.py --json new.json --baseline base.json   # per-site deltas
+    python benchmarks/layouts.py --quick                  # stemmer only
 """
 from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import math
 import random
@@ -35,7 +43,7 @@ from stemmer.blocks import parse_html  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 TOOLS = SHARED / "tools"
-DATASETS = ["jekyll_sites", "cleanportaleval", "dragnet"]
+DATASETS = ["jekyll_sites", "web_sites", "cleanportaleval", "dragnet"]
 
 
 def load(dataset: str) -> dict[str, dict]:
@@ -56,18 +64,53 @@ def run_split(dataset: str, work: Path) -> dict:
 
 def score(dataset: str, pred: Path, split: Path) -> dict:
     res = subprocess.run([sys.executable, str(TOOLS / "score.py"), "--gold", str(SHARED / "data" / dataset),
-                          "--pred", str(pred), "--split", str(split), "--side", "test", "--json"],
-                         check=True, capture_output=True, text=True)
+                          "--pred", str(pred), "--split", str(split), "--side", "test", "--json",
+                          "--per-site"], check=True, capture_output=True, text=True)
     return json.loads(res.stdout)
 
 
-def trafilatura(dataset: str, split: Path, work: Path) -> tuple[Path, float]:
-    out = work / f"{dataset}.trafilatura.jsonl"
+def cached(tool: str, dataset: str, test_ids: list[str], work: Path) -> Path:
+    """The cache file of a tool's predictions on these test pages."""
+    key = hashlib.sha256("\n".join(test_ids).encode()).hexdigest()[:12]
+    folder = work / "cache"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{dataset}.{key}.{tool}.jsonl"
+
+
+def trafilatura(dataset: str, split: Path, test_ids: list[str], work: Path) -> tuple[Path, float | None]:
+    """trafilatura's predictions (baseline.py) and its pages/s, None when they came from the cache."""
+    out = cached("trafilatura", dataset, test_ids, work)
+    if out.exists():
+        return out, None
+    tmp = out.with_suffix(".part")
     res = subprocess.run([sys.executable, str(TOOLS / "baseline.py"), str(SHARED / "data" / dataset),
-                          "--split", str(split), "--side", "test", "-o", str(out)],
+                          "--split", str(split), "--side", "test", "-o", str(tmp)],
                          check=True, capture_output=True, text=True)
+    tmp.replace(out)
     m = re.search(r"text ([\d.]+) pages/s", res.stdout + res.stderr)
     return out, float(m.group(1)) if m else float("nan")
+
+
+def readability(dataset: str, pages: list[dict], work: Path) -> Path:
+    """readability-lxml's predictions: the text of `Document.summary()` and `Document.title()`."""
+    import lxml.html
+    from readability import Document
+
+    out = cached("readability", dataset, [d["id"] for d in pages], work)
+    if out.exists():
+        return out
+    tmp = out.with_suffix(".part")
+    with tmp.open("w", encoding="utf-8") as f:
+        for d in pages:
+            try:
+                doc = Document(d["html"])
+                root = lxml.html.fromstring(doc.summary(html_partial=True))
+                text, title = " ".join(t.strip() for t in root.itertext() if t.strip()), doc.title()
+            except Exception:  # an empty prediction, as baseline.py counts an extractor's error
+                text, title = "", None
+            f.write(json.dumps({"id": d["id"], "text": text, "title": title}, ensure_ascii=False) + "\n")
+    tmp.replace(out)
+    return out
 
 
 def write_predictions(results, path: Path) -> Path:
@@ -95,7 +138,8 @@ def with_headline(pred: Path) -> Path:
     return out
 
 
-def run_dataset(dataset: str, work: Path, params: AnalyzeParams, baseline: bool) -> dict:
+def run_dataset(dataset: str, work: Path, params: AnalyzeParams, baseline: bool) -> tuple[dict, list[dict]]:
+    """The set's row and one row per site."""
     data = load(dataset)
     split = run_split(dataset, work)
     split_path = work / f"{dataset}.split.json"
@@ -130,17 +174,36 @@ def run_dataset(dataset: str, work: Path, params: AnalyzeParams, baseline: bool)
         "only_sh_f1": s_only["sh_f1"], "only_pps": len(test) / only_s, "parse_pps": len(test) / parse_s,
         # the fallback must not change a page a layout matched
         "matched_same": all((a.title, a.text) == (b.title, b.text) for a, b in zip(results, only) if b.matched),
+        "empty_matched": sum(1 for r in results if r.matched and not r.text.strip()),
     }
+    sites = {site: {"dataset": dataset, "site": site, "n": v["n_scored"], "sh_f1": v["sh_f1"],
+                    "sh_f1_matched": v["sh_f1_matched"], "title": v["title_exact_all"],
+                    "matched": v["matched_share"],
+                    "layouts": len(patterns.get(site).layouts) if patterns.get(site) else 0}
+             for site, v in s["per_site"].items() if v["n_scored"]}
     if headline:
         sh = score(dataset, with_headline(pred), split_path)
         row.update(headline_sh_f1=sh["sh_f1"], headline_sh_f1_matched=sh["sh_f1_matched"])
+        for site, v in sh["per_site"].items():
+            if site in sites:
+                sites[site]["headline_sh_f1"] = v["sh_f1"]
     if baseline:
-        tpred, tpps = trafilatura(dataset, split_path, work)
-        ts = score(dataset, tpred, split_path)
-        row.update(traf_sh_f1=ts["sh_f1"], traf_title=ts.get("title_exact_all"), traf_pps=tpps)
-        if headline:
-            row["traf_headline_sh_f1"] = score(dataset, with_headline(tpred), split_path)["sh_f1"]
-    return row
+        ids = split["test"]
+        tpred, tpps = trafilatura(dataset, split_path, ids, work)
+        rpred = readability(dataset, [data[i] for i in ids], work)
+        for tool, path in (("traf", tpred), ("read", rpred)):
+            ts = score(dataset, path, split_path)
+            row.update({f"{tool}_sh_f1": ts["sh_f1"], f"{tool}_title": ts.get("title_exact_all")})
+            hs = score(dataset, with_headline(path), split_path) if headline else None
+            if hs:
+                row[f"{tool}_headline_sh_f1"] = hs["sh_f1"]
+            for site, v in ts["per_site"].items():
+                if site in sites:
+                    sites[site].update({f"{tool}_sh_f1": v["sh_f1"], f"{tool}_title": v["title_exact_all"]})
+                    if hs:
+                        sites[site][f"{tool}_headline_sh_f1"] = hs["per_site"][site]["sh_f1"]
+        row["traf_pps"] = tpps
+    return row, list(sites.values())
 
 
 _WORD = re.compile(r"\w+")
@@ -187,12 +250,27 @@ def fmt(x, spec=".3f"):
     return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, spec)
 
 
+def print_table(cols, rows) -> None:
+    print("| " + " | ".join(c[0] for c in cols) + " |")
+    print("|" + "---|" * len(cols))
+    for r in rows:
+        print("| " + " | ".join(fmt(r.get(k), spec) for _, k, spec in cols) + " |")
+
+
+def gap(site: dict) -> float:
+    """How far a site's SH F1 lies above trafilatura's (its headline + text scores where the set has them)."""
+    key = "headline_sh_f1" if "headline_sh_f1" in site else "sh_f1"
+    return site[key] - site.get("traf_" + key, site[key])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--datasets", nargs="*", default=DATASETS)
-    ap.add_argument("--quick", action="store_true", help="skip trafilatura and the scaling table")
+    ap.add_argument("--sets", "--datasets", nargs="*", default=DATASETS, dest="sets")
+    ap.add_argument("--quick", action="store_true", help="skip trafilatura and readability")
+    ap.add_argument("--scaling", action="store_true", help="also time analyze on 100 / 400 / 1,600 pages")
     ap.add_argument("--work", default="/tmp/stemmer-bench")
-    ap.add_argument("--json", help="also write the rows as JSON here")
+    ap.add_argument("--json", help="also write the set and site rows as JSON here")
+    ap.add_argument("--baseline", help="a --json file of an earlier run: add each site's change since")
     ap.add_argument("--set", nargs="*", default=[], metavar="PARAM=VALUE",
                     help="override analyze parameters, e.g. cluster_threshold=0.8")
     args = ap.parse_args()
@@ -200,28 +278,58 @@ def main() -> None:
     work.mkdir(parents=True, exist_ok=True)
     overrides = {k: type(getattr(AnalyzeParams(), k))(v) for k, v in (s.split("=") for s in args.set)}
     params = AnalyzeParams(**overrides)
-    rows = [run_dataset(d, work, params, not args.quick) for d in args.datasets]
+    rows, sites = [], []
+    for d in args.sets:
+        row, per_site = run_dataset(d, work, params, not args.quick)
+        rows.append(row)
+        sites += per_site
     cols = [("dataset", "dataset", "s"), ("sites", "sites", "d"), ("train", "train", "d"),
             ("test", "test", "d"), ("layouts", "layouts", "d"), ("pages/layout", "pages_per_layout", ".1f"),
             ("train covered", "train_covered", ".3f"), ("matched", "matched", ".3f"),
             ("sh_f1", "sh_f1", ".3f"), ("sh_f1 matched", "sh_f1_matched", ".3f"),
-            ("title exact", "title_exact_all", ".3f"), ("analyze s", "analyze_s", ".2f"),
+            ("title exact", "title_exact_all", ".3f"), ("empty matched pages", "empty_matched", "d"),
+            ("analyze s", "analyze_s", ".2f"),
             ("extract p/s", "extract_pps", ".0f"), ("sh_f1 patterns only", "only_sh_f1", ".3f"),
             ("p/s patterns only", "only_pps", ".0f"), ("lxml parse p/s", "parse_pps", ".0f"),
             ("matched pages same", "matched_same", ""),
             ("sh_f1, headline + text", "headline_sh_f1", ".3f"),
             ("sh_f1 matched, headline + text", "headline_sh_f1_matched", ".3f")]
+    site_cols = [("dataset", "dataset", "s"), ("site", "site", "s"), ("test", "n", "d"),
+                 ("layouts", "layouts", "d"), ("matched", "matched", ".3f"), ("sh_f1", "sh_f1", ".3f"),
+                 ("sh_f1 matched", "sh_f1_matched", ".3f"), ("title", "title", ".3f"),
+                 ("sh_f1, headline + text", "headline_sh_f1", ".3f")]
     if not args.quick:
-        cols += [("traf sh_f1", "traf_sh_f1", ".3f"), ("traf title", "traf_title", ".3f"),
-                 ("traf p/s", "traf_pps", ".0f"), ("speed ratio", "ratio", ".1f"),
-                 ("traf sh_f1, headline + text", "traf_headline_sh_f1", ".3f")]
         for r in rows:
-            r["ratio"] = r["extract_pps"] / r["traf_pps"]
-    print("| " + " | ".join(c[0] for c in cols) + " |")
-    print("|" + "---|" * len(cols))
-    for r in rows:
-        print("| " + " | ".join(fmt(r.get(k), spec) for _, k, spec in cols) + " |")
-    if not args.quick:
+            r["below"] = sum(1 for s in sites if s["dataset"] == r["dataset"] and gap(s) < 0)
+            r["below_01"] = sum(1 for s in sites if s["dataset"] == r["dataset"] and gap(s) < -0.01)
+            r["ratio"] = r["extract_pps"] / r["traf_pps"] if r.get("traf_pps") else None
+        cols += [("traf sh_f1", "traf_sh_f1", ".3f"), ("traf title", "traf_title", ".3f"),
+                 ("read sh_f1", "read_sh_f1", ".3f"), ("read title", "read_title", ".3f"),
+                 ("traf p/s", "traf_pps", ".0f"), ("speed ratio", "ratio", ".1f"),
+                 ("traf sh_f1, headline + text", "traf_headline_sh_f1", ".3f"),
+                 ("read sh_f1, headline + text", "read_headline_sh_f1", ".3f"),
+                 ("sites below traf", "below", "d"), ("by > 0.01", "below_01", "d")]
+        site_cols += [("traf sh_f1", "traf_sh_f1", ".3f"), ("traf title", "traf_title", ".3f"),
+                      ("read sh_f1", "read_sh_f1", ".3f"),
+                      ("traf sh_f1, headline + text", "traf_headline_sh_f1", ".3f"),
+                      ("vs traf", "gap", "+.3f")]
+        for s in sites:
+            s["gap"] = gap(s)
+        sites.sort(key=lambda s: (s["gap"], s["sh_f1"]))
+    else:
+        sites.sort(key=lambda s: s["sh_f1"])
+    if args.baseline:
+        before = {(s["dataset"], s["site"]): s for s in json.loads(Path(args.baseline).read_text())["sites"]}
+        for s in sites:
+            b = before.get((s["dataset"], s["site"]))
+            if b:
+                s["d_sh_f1"] = s["sh_f1"] - b["sh_f1"]
+                s["d_title"] = s["title"] - b["title"] if s["title"] is not None and b["title"] is not None else None
+        site_cols += [("Δ sh_f1", "d_sh_f1", "+.3f"), ("Δ title", "d_title", "+.3f")]
+    print_table(cols, rows)
+    print()
+    print_table(site_cols, sites)
+    if args.scaling:
         sc = scaling(params)
         print("\n| pages (blog.4dcu.be + perturbed copies) | analyze s | growth exponent |")
         print("|---|---|---|")
@@ -229,7 +337,7 @@ def main() -> None:
             exp = "-" if i == 0 else f"{math.log(s / sc[i-1][1]) / math.log(n / sc[i-1][0]):.2f}"
             print(f"| {n} | {s:.2f} | {exp} |")
     if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1))
+        Path(args.json).write_text(json.dumps({"sets": rows, "sites": sites}, indent=1))
 
 
 if __name__ == "__main__":

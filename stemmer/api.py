@@ -1,19 +1,24 @@
 """The verbs of stemmer as Python functions: analyze, extract, train, html2txt."""
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 
 from stemmer.blocks import parse_html, segment
 from stemmer.classify.site_model import TRAIN_PAGES_PER_SITE, train_on_patterns
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
-from stemmer.layout.learn import AnalyzeParams
+from stemmer.layout.learn import AnalyzeParams, own_titles
 from stemmer.layout.model import Patterns, PatternSet
 from stemmer.pages import Page
 from stemmer.site import SiteCollector
 from stemmer.update.history import check_date, today
 
 Progress = Callable[[int], None]
+log = logging.getLogger("stemmer")
+# A page with this many letters or more that extract leaves without main text gets a warning.
+EMPTY_WARNING_LETTERS = 200
 
 
 def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
@@ -78,8 +83,9 @@ def extract(pages: Iterable[Page], patterns: Patterns | None, *, threshold: floa
                                    {"noise": site.noise, "model": site.model} if site else {})
         matcher, learned = matchers[page.site]
         if matcher is None:
-            result = safe_extract(fb, page.id, page.url, page.site, parse_html(page.html), **learned) if fb else None
-            yield result or unmatched(page.id, page.url, page.site)
+            root = parse_html(page.html) if fb else None
+            result = safe_extract(fb, page.id, page.url, page.site, root, **learned) if fb else None
+            yield _checked(result or unmatched(page.id, page.url, page.site), lambda: segment(root).weight)
             continue
         root = parse_html(page.html)
         blocks = segment(root)
@@ -87,12 +93,23 @@ def extract(pages: Iterable[Page], patterns: Patterns | None, *, threshold: floa
         result = None
         if match.layout is not None:
             unknown = fb.unknown_rule(root, match.layout, matcher.keymaker, **learned) if fb is not None else None
-            result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown)
+            result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown,
+                                  titles=own_titles(root))
             if foreign(result, match, blocks):
-                result = None  # a page of another layout that resembles this one
+                result = None  # a page of another layout that resembles this one, or a layout short of text
         if result is None and fb is not None:
             result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity, **learned)
-        yield result or unmatched(page.id, page.url, page.site, match.similarity)
+            if result is not None and match.layout is not None:
+                result = replace(result, pattern=match.layout.id)  # the layout the classifier stood in for
+        yield _checked(result or unmatched(page.id, page.url, page.site, match.similarity), lambda: blocks.weight)
+
+
+def _checked(result: Extraction, page_letters: Callable[[], int]) -> Extraction:
+    """The result, after a warning where a page with text came out without main text (method ``none`` says so itself)."""
+    if not result.text and result.method != "none" and (n := page_letters()) >= EMPTY_WARNING_LETTERS:
+        how = f"layout {result.pattern}, {result.method}" if result.pattern else result.method
+        log.warning("%s: no main text found in %d letters of text (%s)", result.id, n, how)
+    return result
 
 
 def train(pages: Iterable[Page], patterns, *, pages_per_site: int = TRAIN_PAGES_PER_SITE):

@@ -278,6 +278,9 @@ def _run_analyze(args) -> int:
         for site in sorted(report.sites, key=lambda s: s.site):
             print(f"stemmer: analyze: {site.site}: {_n(site.layouts, 'layout')} learned from {site.covered} "
                   f"of its {_n(site.pages, 'page')}", file=sys.stderr)
+            if site.suspect:
+                print(f"stemmer: analyze: {site.site}: suspect: {', '.join(site.suspect)} give their pages "
+                      "little or no main text (see `stemmer report`)", file=sys.stderr)
         print(f"stemmer: analyze: {_n(report.pages, 'page')}, {_n(len(report.sites), 'pattern file')} in "
               f"{args.output} ({seconds:.1f} s)", file=sys.stderr)
     return 1 if report.failures else bad.status()

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import replace
-from urllib.parse import urldefrag, urljoin, urlsplit
+from urllib.parse import urldefrag, urljoin
 
 from stemmer.blocks import PageBlocks, parse_html, segment
 from stemmer.classify.features import PageTable, page_table
 from stemmer.cluster import KeyMaker
 from stemmer.classify.site_model import chosen, keep_sample, train_site_model
-from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
+from stemmer.layout.learn import AnalyzeParams, SitePage, away_texts, last_name, learn_site, own_titles
 from stemmer.layout.model import SitePatterns
 from stemmer.pages import Page
 from stemmer.update.history import stamp
@@ -48,7 +48,7 @@ class SiteCollector:
 
     def add_parsed(self, page: Page, root, blocks: PageBlocks, *, learn: bool = True) -> SitePage:
         """Keep a page parsed by the caller; with `learn` False only its links and sample count (update: it matched)."""
-        sp = SitePage(page.id, blocks, list(page.anchors))
+        sp = SitePage(page.id, blocks, list(page.anchors), own_titles(root), away_texts(page.url, blocks.links))
         if learn:
             self.pages.append(sp)
         if self.site_model and blocks.blocks:
@@ -66,13 +66,13 @@ class SiteCollector:
             urls: the targets (normalised); default the pages kept to learn from.
         """
         targets = set(self._targets) if urls is None else set(urls)
-        names = {_last_name(u) for u in targets}
+        names = {last_name(u) for u in targets}
         texts: dict[str, list[str]] = {}
         for base, links in self._outlinks:
             source = normal_url(base)
             for href, text in links:
                 if (not text or href.startswith(("#", "javascript:", "mailto:"))
-                        or _last_name(href) not in names):  # cheap test before urljoin
+                        or last_name(href) not in names):  # cheap test before urljoin
                     continue
                 target = normal_url(urljoin(base, href))
                 if target != source and target in targets:
@@ -115,14 +115,3 @@ def normal_url(url: str) -> str:
         if url.endswith("/" + index):
             url = url[: -len(index)]
     return url
-
-
-def _last_name(url: str) -> str:
-    """The last path segment of a URL or href, without query, fragment and index file."""
-    path = url.split("#", 1)[0].split("?", 1)[0]
-    if "//" in path:
-        path = urlsplit(path).path
-    for index in ("index.html", "index.htm"):
-        if path.endswith("/" + index):
-            path = path[: -len(index)]
-    return path.rstrip("/").rsplit("/", 1)[-1]

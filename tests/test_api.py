@@ -23,3 +23,14 @@ def test_loaded_and_lazy_patterns_extract_alike(tmp_path):
     loaded, lazy = stemmer.load_patterns(tmp_path), LazyPatterns(tmp_path)
     assert "demo.stemmer.test" in loaded and "demo.stemmer.test" in lazy and "other.org" not in lazy
     assert list(stemmer.extract(pages, loaded)) == list(stemmer.extract(pages, lazy))
+
+
+def test_the_version_is_written_in_one_place():
+    import re
+
+    from stemmer.crawl.crawler import user_agent
+
+    pyproject = (Path(stemmer.__file__).parents[1] / "pyproject.toml").read_text()
+    version = re.search(r'^version = "([^"]+)"', pyproject, re.M).group(1)
+    assert stemmer.__version__ == version
+    assert user_agent() == "stemmer/" + ".".join(version.split(".")[:2])

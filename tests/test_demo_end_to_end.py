@@ -79,3 +79,10 @@ def test_token_f1():
     assert token_f1("a b c", "a b c") == 1.0
     assert token_f1("", "a") == 0.0
     assert token_f1("a b", "a c") == pytest.approx(0.5)
+
+
+def test_index_pages_are_titled_by_their_own_heading_not_a_teaser(results):
+    _, extracted = results
+    assert extracted["demo.stemmer.test/index.html"]["title"] == "Latest stories"
+    assert extracted["demo.stemmer.test/news/page/2.html"]["title"] == "News"
+    assert extracted["demo.stemmer.test/opinion/index.html"]["title"] == "Opinion"

@@ -162,6 +162,27 @@ def _encode(tag: str, cls: str | None, ident: str | None) -> str:
     return tag
 
 
+_HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
+# The glyph a headline's permalink shows on hover (Sphinx and MkDocs ¶, VuePress #).
+PERMALINK_GLYPHS = frozenset("¶ # § 🔗 🔗︎ ⚓ ⚓︎".split())
+_PERMALINK_CLASS = re.compile(r"anchor|headerlink|permalink|hash-?link|heading-?link", re.I)
+
+
+def is_permalink(el, path: tuple[str, ...]) -> bool:
+    """Whether the ``<a>`` `el` in the block at `path` is a headline's permalink, not text.
+
+    So it is inside a heading when it links to a fragment and shows only a
+    permalink glyph, or nothing, or a character or two while its class names
+    it so (``headerlink``, ``header-anchor``, ...): a reader sees it on hover only.
+    A heading's whole text linked to its own fragment stays.
+    """
+    if not path or path[-1].split(".", 1)[0].split("#", 1)[0] not in _HEADINGS or "#" not in el.get("href", ""):
+        return False
+    text = "".join(el.itertext()).replace("\u200b", "").strip()
+    return (text in PERMALINK_GLYPHS or not text
+            or len(text) <= 2 and bool(_PERMALINK_CLASS.search(el.get("class") or "")))
+
+
 def segment(root, *, with_links: bool = False) -> PageBlocks:
     """Cut the parsed page `root` into blocks in document order.
 
@@ -236,6 +257,10 @@ def _segment(root, with_links: bool, skip_hidden: bool) -> tuple[PageBlocks, int
                 elif buf:
                     flush(paths[-1])
             elif kind == _ANCHOR:
+                if is_permalink(el, paths[-1]):
+                    skipped_el = el
+                    skip_subtree()
+                    continue
                 in_anchor += 1
                 if with_links and (href := el.get("href")):
                     links.append((href, " ".join("".join(el.itertext()).split())))

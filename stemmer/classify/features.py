@@ -26,7 +26,7 @@ import numpy as np
 from lxml import etree
 
 from stemmer.blocks.segment import (BLOCK_TAGS, CHOP_TAGS, HIDDEN_PAGE_RATIO, SKIP_TAGS, Block, PageBlocks,
-                                    block_text, encode, is_hidden, is_pre, letters)
+                                    block_text, encode, is_hidden, is_permalink, is_pre, letters)
 
 GROUPS = ("pos", "tags", "attrs", "ratios", "text", "neigh", "embed")
 LEVELS = 3  # enclosing elements described besides the block itself
@@ -181,6 +181,10 @@ def _page_table(root, skip_hidden: bool) -> tuple[PageTable, int]:
                 else:
                     boundary()
             elif tag == "a":
+                if is_permalink(el, paths[-1]):
+                    skipped_el = el
+                    walker.skip_subtree()
+                    continue
                 in_anchor += 1
                 pending[0] += 1
             elif tag == "img":

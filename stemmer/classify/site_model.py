@@ -19,6 +19,8 @@ chosen by a hash of their id (the same pages whatever order the crawl came in).
 """
 from __future__ import annotations
 
+import functools
+import logging
 import zlib
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
@@ -48,6 +50,10 @@ THRESHOLD = 0.5
 # least labelled blocks of each class (main, other) it fits a model on.
 TRAIN_PAGES_PER_SITE = 50
 TRAIN_MIN_BLOCKS = 200
+# The site model is checked against the generic one only on this many held-out pages or more.
+MIN_HELD_OUT = 2
+
+log = logging.getLogger("stemmer")
 
 
 def sample_key(page_id: str) -> tuple[int, str]:
@@ -86,35 +92,73 @@ def pattern_labels(matcher: SiteMatcher, table: PageTable) -> tuple[list[int], l
     return labels, weights
 
 
-def train_site_model(patterns: SitePatterns, tables: Sequence[PageTable]):
-    """A `BlockClassifier` for the site, or None when its patterns label too little.
+def train_site_model(patterns: SitePatterns, tables: Sequence[PageTable], generic=None):
+    """A `BlockClassifier` for the site, or None when its patterns label too little or it loses.
+
+    Every third labelled page is held out first: a model fitted on the others
+    must find the patterns' main text there at least as well as the generic
+    model (`held_out_f1`), or the site keeps the generic model.  The site model
+    is then fitted on all of them.
 
     Args:
         patterns: the site's learned patterns.
         tables: the sample pages' tables (`page_table`).
+        generic: the generic `BlockClassifier` to beat; default: the shipped one.
     """
     if not patterns.layouts:
         return None
-    from stemmer.classify.model import BlockClassifier
-
     matcher = SiteMatcher(patterns)
-    kept, labels, weights = [], [], []
-    for table in tables:
-        got = pattern_labels(matcher, table)
-        if got is not None and any(got[1]):
-            kept.append(table)
-            labels.append(got[0])
-            weights.append(got[1])
-    main = sum(lab * w for ls, ws in zip(labels, weights) for lab, w in zip(ls, ws))
-    other = sum((1 - lab) * w for ls, ws in zip(labels, weights) for lab, w in zip(ls, ws))
-    if len(kept) < MIN_PAGES or min(main, other) < MIN_BLOCKS:
+    labelled = [(table, got) for table in tables
+                if (got := pattern_labels(matcher, table)) is not None and any(got[1])]
+    held = labelled[2::3]
+    fitted = _fit([x for i, x in enumerate(labelled) if i % 3 != 2], patterns.site)
+    if fitted is None or len(held) < MIN_HELD_OUT:
+        return _fit(labelled, patterns.site)  # too few pages to hold out: the patterns' word goes
+    if generic is None:
+        generic = _generic()
+    ours, theirs = held_out_f1(fitted, held), held_out_f1(generic, held)
+    if ours < theirs:
+        log.info("%s: the site model loses to the generic model on held-out pages (F1 %.3f < %.3f)",
+                 patterns.site, ours, theirs)
+        return None
+    clf = _fit(labelled, patterns.site)
+    if clf is not None:
+        clf.info_.update(held_out_f1=round(ours, 4), generic_held_out_f1=round(theirs, 4))
+    return clf
+
+
+def held_out_f1(clf, labelled) -> float:
+    """Mean over the pages of the F1 of `clf`'s main blocks against the pattern labels, by letters.
+
+    Blocks no slot knows do not count; a page where either finds no main text scores 0 unless both find none.
+    """
+    scores = []
+    for table, (labels, weights) in labelled:
+        chosen = clf.predict_proba(table) >= clf.threshold
+        hit = got = want = 0
+        for b, pick, label, w in zip(table.blocks, chosen, labels, weights):
+            n = b.weight * w
+            got += n * bool(pick)
+            want += n * label
+            hit += n * (bool(pick) and label)
+        scores.append(1.0 if not (got or want) else 2 * hit / (got + want))
+    return sum(scores) / len(scores)
+
+
+def _fit(labelled, site: str):
+    """A logistic-regression `BlockClassifier` fitted on (table, (labels, weights)) pairs, or None (too few)."""
+    main = sum(lab * w for _, (ls, ws) in labelled for lab, w in zip(ls, ws))
+    other = sum((1 - lab) * w for _, (ls, ws) in labelled for lab, w in zip(ls, ws))
+    if len(labelled) < MIN_PAGES or min(main, other) < MIN_BLOCKS:
         return None
     from threadpoolctl import threadpool_limits
 
+    from stemmer.classify.model import BlockClassifier
+
     clf = BlockClassifier(estimator="logreg", context=False, threshold=THRESHOLD)
     with threadpool_limits(1):  # a fit this small only loses to BLAS threads (3x on 2 busy cores)
-        clf.fit(kept, labels, weights=weights)
-    clf.info_ = {"site": patterns.site, "pages": len(kept), "main_blocks": int(main), "other_blocks": int(other)}
+        clf.fit([t for t, _ in labelled], [ls for _, (ls, _) in labelled], weights=[ws for _, (_, ws) in labelled])
+    clf.info_ = {"site": site, "pages": len(labelled), "main_blocks": int(main), "other_blocks": int(other)}
     return clf
 
 
@@ -168,3 +212,9 @@ def train_on_patterns(pages: Iterable[Page], patterns, *, pages_per_site: int = 
     clf.info_ = {"trained_on": {"patterns": {"pages": len(labelled), "sites": sites, "main_blocks": int(main),
                                              "other_blocks": int(other)}}}
     return clf
+@functools.lru_cache(maxsize=1)
+def _generic():
+    from stemmer.classify.model import BlockClassifier
+    from stemmer.extract.fallback import GENERIC_PATH
+
+    return BlockClassifier.load(GENERIC_PATH)

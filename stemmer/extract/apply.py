@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from stemmer.blocks import PageBlocks, letters
+from stemmer.blocks import PageBlocks, letters, sig
 from stemmer.cluster import KeyMaker
 from stemmer.extract.match import Match
+from stemmer.layout.learn import agreement, main_letters
 
 
 # A page whose layout finds under this share of the main text its pages have
@@ -15,6 +16,11 @@ THIN_MAIN = 0.3
 # than that is not one of the layout's pages.  Chosen on the dev sets: matched
 # pages of the layout stay far from both (their unknown blocks are few).
 UNKNOWN_OVER_MAIN = 2
+# A title slot's text agrees with the page's own titles (`og:title`, JSON-LD
+# headline, `<title>`) at least this much (`agreement`), or a heading that agrees
+# better takes its place; the same least as analyze's link-text match.
+TITLE_AGREES = 0.6
+_TITLE_TAGS = ("h1", "h2", "h3")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +54,13 @@ class Extraction:
     Attributes:
         id, url, site: the page.
         matched: whether a layout matched.
-        pattern: the matched layout's id.
+        pattern: the matched layout's id (or the one the classifier stood in for, see method).
         similarity: the page's similarity to its best layout.
         title: the title, or None.
         blocks: title, main and sub blocks in page order.
-        method: ``pattern``, ``classifier`` (no layout matched; the block
-            classifier chose the blocks) or ``none`` (neither).
+        method: ``pattern``, ``classifier`` (the block classifier chose the
+            blocks: no layout matched, or, where `pattern` names one, the best
+            layout gave no main text or far too little, `foreign`) or ``none`` (neither).
     """
 
     id: str
@@ -78,12 +85,14 @@ class Extraction:
 
 
 def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, match: Match,
-                 keymaker: KeyMaker, *, unknown=None) -> Extraction:
+                 keymaker: KeyMaker, *, unknown=None, titles: tuple[str, ...] = ()) -> Extraction:
     """Label the page's blocks with the roles of the matched layout's slots.
 
     `unknown`, if given, decides the blocks that no slot knows instead of the
     container rule: called with the block's index and the block, it returns
-    an `ExtractedBlock` or None (see `stemmer.extract.fallback`).
+    an `ExtractedBlock` or None (see `stemmer.extract.fallback`).  `titles`:
+    the titles the page states for itself (`stemmer.layout.learn.own_titles`),
+    which check the title slot's text (`page_title`).
     """
     layout = match.layout
     assert layout is not None
@@ -107,23 +116,47 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
                 out.append(decided)
         elif container and b.anchor_weight * 2 <= b.weight and keymaker.within(b.path, container):
             out.append(ExtractedBlock("main", -1, b.text, _tag(b), "container"))
-    return Extraction(page_id, url, site, True, layout.id, round(match.similarity, 4), title,
-                      tuple(out), "pattern")
+    return Extraction(page_id, url, site, True, layout.id, round(match.similarity, 4),
+                      page_title(title, page, titles), tuple(out), "pattern")
+
+
+def page_title(slot_text: str | None, page: PageBlocks, titles: tuple[str, ...] = ()) -> str | None:
+    """The title of a matched page: its title slot's text, checked against what the page calls itself.
+
+    A slot text that agrees with none of the page's own titles (`titles`, its
+    `<title>`) gives way to the heading (h1-h3, not a link) that agrees with them
+    best, if one agrees.  A page without title slot (an index: its slots are
+    teasers) takes its first h1 that is not a link, else its `<title>`.
+    """
+    headings = [b for b in page.blocks if b.tag in _TITLE_TAGS and b.anchor_weight * 2 <= b.weight]
+    if slot_text is None:
+        h1 = next((b.text for b in headings if b.tag == "h1"), None)
+        return h1 or page.title or None
+    refs = tuple(s for s in map(sig, titles) if s)
+    head = sig(page.title)
+    if not (refs or head) or agreement(sig(slot_text), refs, head) >= TITLE_AGREES:
+        return slot_text
+    best, best_score = slot_text, TITLE_AGREES
+    for b in headings:
+        text = sig(b.text)
+        score = agreement(text, refs, head) if text else 0.0
+        if score > best_score:
+            best, best_score = b.text, score
+    return best
 
 
 def foreign(extraction: Extraction, match: Match, page: PageBlocks) -> bool:
     """Whether a page resembles its layout without being one of its pages.
 
-    So it is when the layout has main text but finds none of it in the page, or
-    finds under `THIN_MAIN` of what its pages have while more text than that
-    lies in blocks the layout does not know (a video page beside the site's
-    articles: the same frame, another body).
+    So it is when the layout finds no main text in the page (it has none, or
+    the page lacks its main slots), or finds under `THIN_MAIN` of what its
+    pages have while more text than that lies in blocks the layout does not
+    know (a video page beside the site's articles: the same frame, another body).
     """
     mains = [s for s in match.layout.sections if s.role == "main"]
     if not mains:
-        return False
-    # A slot's MainScore is its DiffScore times its letters outside links per page.
-    enough = THIN_MAIN * sum(s.main / max(s.diff, 0.01) for s in mains)
+        return page.weight > 0
+    enough = THIN_MAIN * main_letters(match.layout)
     found = 0
     for b in extraction.blocks:
         if b.role == "main":

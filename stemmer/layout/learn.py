@@ -6,11 +6,14 @@ varying slots, MainScore finds the main text, link texts pointing to a page
 """
 from __future__ import annotations
 
+import json
 import math
+import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
+from urllib.parse import urljoin, urlsplit
 
 from rapidfuzz.distance import Indel, LCSseq
 
@@ -20,7 +23,7 @@ from stemmer.cluster.keys import boxed, common_container
 from stemmer.cluster.large import EXACT_MAX_PAGES, cluster_large
 from stemmer.cluster.similarity import repeats
 from stemmer.layout.model import Layout, Section, SitePatterns
-from stemmer.layout.noise import learn_noise
+from stemmer.layout.noise import MIN_PAGES as NOISE_MIN_PAGES, MIN_SHARE as NOISE_MIN_SHARE, learn_noise
 
 
 @dataclass(frozen=True)
@@ -53,13 +56,80 @@ class AnalyzeParams:
 
 @dataclass(slots=True)
 class SitePage:
-    """A page being analyzed: its blocks and the texts that may name its title."""
+    """A page being analyzed: its blocks and the texts that may name its title.
+
+    Attributes:
+        anchors: texts of the crawl's links to the page.
+        titles: the titles the page gives itself (`own_titles`).
+        away: the letters (`sig`) of its link texts that point to other pages:
+            a teaser's headline on an index page, never its title.
+    """
 
     id: str
     blocks: PageBlocks
     anchors: list[str] = field(default_factory=list)
+    titles: tuple[str, ...] = ()
+    away: frozenset[str] = frozenset()
+    refs: tuple[str, ...] = ()  # set by learn_site: the letters of every text above that names the page
 
 
+def own_titles(root) -> tuple[str, ...]:
+    """The titles a parsed page states for itself: ``og:title``, ``twitter:title``, JSON-LD ``headline``."""
+    if root is None:
+        return ()
+    found = []
+    for meta in root.iter("meta"):
+        if (meta.get("property") or meta.get("name") or "").lower() in ("og:title", "twitter:title"):
+            found.append(" ".join((meta.get("content") or "").split()))
+    for script in root.iter("script"):
+        if (script.get("type") or "").lower() == "application/ld+json" and len(script.text or "") < MAX_JSON_LD:
+            try:
+                found.extend(_headlines(json.loads(script.text)))
+            except (ValueError, RecursionError):
+                pass
+    return tuple(dict.fromkeys(t for t in found if t))
+
+
+def _headlines(doc) -> list[str]:
+    if isinstance(doc, list):
+        return [h for d in doc for h in _headlines(d)]
+    if not isinstance(doc, dict):
+        return []
+    own = doc.get("headline")
+    return ([" ".join(own.split())] if isinstance(own, str) else []) + _headlines(doc.get("@graph"))
+
+
+def away_texts(url: str | None, links) -> frozenset[str]:
+    """The letters of a page's link texts that point to other pages.
+
+    Not to a fragment, and not to the page itself: a link whose path ends in the
+    page's own last name counts as its own (a headline's permalink, even one
+    whose relative href a mirror broke).
+    """
+    if not url:
+        return frozenset()
+    own = last_name(url)
+    return frozenset(sig(text) for href, text in links
+                     if text and not href.startswith(("#", "javascript:")) and last_name(urljoin(url, href)) != own)
+
+
+def last_name(url: str) -> str:
+    """The last path segment of a URL or href, without query, fragment and index file."""
+    path = url.split("#", 1)[0].split("?", 1)[0]
+    if "//" in path:
+        path = urlsplit(path).path
+    for index in ("index.html", "index.htm"):
+        if path.endswith("/" + index):
+            path = path[: -len(index)]
+    return path.rstrip("/").rsplit("/", 1)[-1]
+
+
+# A layout whose pages have fewer letters of main text than this on average is suspect.
+THIN_LAYOUT_LETTERS = 50
+# A container that holds the bulk of the varying text of this share of a cluster's
+# pages, and of this many, makes a page type of its own (`_page_types`).
+TYPE_SHARE = 0.25
+MIN_TYPE_PAGES = 3
 # A slot is kept in a layout when at least this share of its pages have it.
 MIN_SECTION_SHARE = 0.2
 # DiffScore compares at most this many pages' texts, each cut to this many letters.
@@ -78,6 +148,8 @@ _INNER_TAGS = frozenset("p ul ol dl li dt dd table thead tbody tfoot tr td th bl
 # Elements that head a part of a text.
 _HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6 summary dt".split())
 _HEADING_LEVEL = {f"h{n}": n for n in range(1, 7)}
+# A slot of DiffScore below this has the same text on every page.
+SAME_TEXT = 0.05
 # A title slot varies at least this much (dates in titles keep DiffScore low).
 TITLE_MIN_DIFF = 0.2
 # Slots with at least this share of the top MainScore can hold the main text.
@@ -88,6 +160,18 @@ MAX_MAIN_LINKED = 0.5
 # Letters in a row that a title shares with the body before they count (shorter
 # runs are what any two texts of one language share).
 MIN_TITLE_RUN = 4
+# JSON-LD scripts longer than this are not read for a headline.
+MAX_JSON_LD = 100_000
+# Parts of `<title>` (split at these) on this share of a site's pages, and on
+# MIN_NAME_PAGES of them, name the site, not the page.
+_TITLE_PARTS = re.compile(r"\s+[|\-–—:·»/]+\s+|\s*[|·»]\s*")
+SITE_NAME_SHARE = 0.2
+MIN_NAME_PAGES = 3
+# A title candidate's agreement with its page's titles gains this much by its heading level:
+# of two slots that agree alike (a menu's entry and the headline), the headline.
+HEADING_BONUS = {"h1": 0.1, "h2": 0.06, "h3": 0.03}
+# ... and a slot in a box of noise (a menu, a sidebar) keeps this share of its agreement.
+BOXED_TITLE = 0.8
 # A slot is in a box of noise when one of its last elements names itself so;
 # higher up, page-wide wrappers (an ASP.NET <form>) would catch everything.
 BOX_DEPTH = 4
@@ -133,15 +217,19 @@ def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = Analyze
     if keymaker is None:
         keymaker = KeyMaker.learn((p.blocks for p in pages), params.key_depth)
     page_keys, seqs = site_sequences([p.blocks for p in pages], keymaker)
+    names = site_name_parts(p.blocks.title for p in pages)
+    common = _common_texts(pages)
+    for p in pages:
+        p.refs = _references(p, names)
     if len(seqs) <= EXACT_MAX_PAGES:
         clusters, sample = cluster_pages(similarity_matrix(seqs), params.cluster_threshold), None
     else:  # a big site: no n × n matrix, and its big clusters aligned on samples
         clusters, sample = cluster_large(seqs, params.cluster_threshold), FIXATE_SAMPLE
     layouts = []
-    for members in clusters:
+    for members in (part for cluster in clusters for part in _page_types(pages, page_keys, cluster, keymaker)):
         if len(members) < params.min_pages:
             continue
-        layout = _fixate_sampled(pages, page_keys, members, keymaker, params, sample)
+        layout = _fixate_sampled(pages, page_keys, members, keymaker, params, sample, common)
         if layout.score >= params.score_threshold:
             layouts.append(layout)
     layouts.sort(key=lambda lay: (-lay.score, lay.members))
@@ -151,21 +239,98 @@ def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = Analyze
                         noise=learn_noise(site, (p.blocks for p in pages)))
 
 
+def main_letters(layout: Layout) -> float:
+    """The letters of main text a page of the layout has on average (a slot's MainScore / DiffScore)."""
+    return sum(s.main / max(s.diff, 0.01) for s in layout.sections if s.role == "main")
+
+
+def thin_layouts(patterns: SitePatterns) -> tuple[str, ...]:
+    """The ids of the layouts whose pages give little or no main text: suspect, worth a look in the report."""
+    return tuple(lay.id for lay in patterns.layouts if main_letters(lay) < THIN_LAYOUT_LETTERS)
+
+
+def _page_types(pages: list[SitePage], page_keys: list[list[str]], members: list[int],
+                keymaker: KeyMaker) -> list[list[int]]:
+    """A cluster split by where its pages hold the bulk of their varying text.
+
+    An index and an article can share a template but for their middle, so that
+    they cluster together; the teasers of the one and the body of the other
+    then lie in different elements.  Each page's *bulk* is the container of its
+    heaviest varying text outside links (a text that most pages have alike is
+    not varying); every container that holds the bulk of `TYPE_SHARE` of the
+    pages, and of `MIN_TYPE_PAGES`, and holds no other's nor lies in one, is a
+    page type; the other pages join the biggest.
+    """
+    if len(members) < 2 * MIN_TYPE_PAGES:
+        return [members]
+    texts: dict[str, Counter[str]] = defaultdict(Counter)
+    for i in members:
+        page: dict[str, list[str]] = defaultdict(list)
+        for key, b in zip(page_keys[i], pages[i].blocks.blocks):
+            page[key].append(b.text)
+        for key, parts in page.items():
+            texts[key]["\n".join(parts)] += 1
+    static = {key for key, c in texts.items() if c.most_common(1)[0][1] * 2 > sum(c.values())}
+    bulk: dict[int, tuple[str, ...]] = {}
+    for i in members:
+        weight: Counter[str] = Counter()
+        where: dict[str, tuple[str, ...]] = {}
+        for key, b in zip(page_keys[i], pages[i].blocks.blocks):
+            if key not in static:
+                weight[key] += b.weight - b.anchor_weight
+                where.setdefault(key, b.path)
+        if weight:
+            key, w = weight.most_common(1)[0]
+            if w > 0:
+                bulk[i] = _text_container(keymaker.full_path(where[key]))
+    counts = Counter(bulk.values())
+    least = max(MIN_TYPE_PAGES, TYPE_SHARE * len(members))
+    types = [c for c, k in counts.most_common() if k >= least]
+    types = [c for c in types if not any(o != c and (o[:len(c)] == c or c[:len(o)] == o) for o in types)]
+    if len(types) < 2:
+        return [members]
+    parts: dict[tuple[str, ...], list[int]] = {c: [] for c in types}
+    for i in members:
+        parts[bulk[i] if bulk.get(i) in parts else types[0]].append(i)
+    return list(parts.values())
+
+
+def _text_container(path: tuple[str, ...]) -> tuple[str, ...]:
+    """The elements above a block's own, up to the first that does not structure text (`_INNER_TAGS`)."""
+    path = path[:-1]
+    while path and _tag(path[-1]) in _INNER_TAGS:
+        path = path[:-1]
+    return path
+
+
 def _fixate_sampled(pages: list[SitePage], page_keys: list[list[str]], members: list[int],
-                    keymaker: KeyMaker, params: AnalyzeParams, sample: int | None) -> Layout:
+                    keymaker: KeyMaker, params: AnalyzeParams, sample: int | None,
+                    common: frozenset[int] = frozenset()) -> Layout:
     """`_fixate` a cluster, or an evenly spread `sample` of its pages when it has more."""
     if sample is None or len(members) <= sample:
-        return _fixate([pages[i] for i in members], [page_keys[i] for i in members], keymaker, params)
+        return _fixate([pages[i] for i in members], [page_keys[i] for i in members], keymaker, params, common)
     chosen = [members[k * len(members) // sample] for k in range(sample)]
-    layout = _fixate([pages[i] for i in chosen], [page_keys[i] for i in chosen], keymaker, params)
+    layout = _fixate([pages[i] for i in chosen], [page_keys[i] for i in chosen], keymaker, params, common)
     main = sum(s.main for s in layout.sections if s.role == "main")
     return replace(layout, pages=len(members), score=round(math.log(len(members)) * main, 2),
                    members=tuple(sorted(pages[i].id for i in members)[:5]))
 
 
+def _common_texts(pages: list[SitePage]) -> frozenset[int]:
+    """The hashes of the block texts on `MIN_SHARE` of a site's pages and `MIN_PAGES` of them: its template's."""
+    counts: Counter[int] = Counter()
+    for p in pages:
+        counts.update({hash(b.text) for b in p.blocks.blocks})
+    least = max(NOISE_MIN_PAGES, NOISE_MIN_SHARE * len(pages))
+    return frozenset(h for h, c in counts.items() if c >= least)
+
+
 def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMaker,
-            params: AnalyzeParams) -> Layout:
-    """Align one cluster's pages into a layout with scored, labelled sections."""
+            params: AnalyzeParams, common: frozenset[int] = frozenset()) -> Layout:
+    """Align one cluster's pages into a layout with scored, labelled sections.
+
+    `common`: the hashes of the texts the site's template repeats (`_common_texts`).
+    """
     n = len(pages)
     groups: list[dict[str, list[Block]]] = []
     position: dict[str, list[float]] = defaultdict(list)
@@ -216,10 +381,10 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
         link_list = bool(big)
     title_key = None
     if big:
-        # A menu's or breadcrumb's entry for the page repeats the links to it,
-        # but the headline can differ (MkDocs): a slot in a box is no title.
-        candidates = [st for st in stats[:big[0]] if not in_box(st[0])]
-        title_key = _title_key(pages, groups, candidates, stats[big[0]][0], params)
+        # On short pages the headline can weigh as much as the body: the first
+        # big slot may be the title when another one follows it.
+        candidates = stats[:big[0] + (len(big) > 1)]
+        title_key = _title_key(pages, groups, candidates, stats[big[0]][0], params, in_box)
     title_pos = next((i for i, st in enumerate(stats) if st[0] == title_key), -1)
     anchor = next((i for i in big if i > title_pos), None)
     container = _container(groups, stats[anchor][0], keymaker) if anchor is not None else ()
@@ -241,12 +406,16 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
         roles.append(role)
     # A heading inside the container amid main text is the body's own even when
     # its text repeats from page to page ("Introduction", "Links", a date);
-    # "Related stories" over a list of links at the end of the body is not.
+    # "Related stories" over a list of links at the end of the body is not.  So
+    # is any text there that the rest of the site does not repeat: in a layout
+    # of a few pages (a page and its translation) the code they share is the same by chance.
     main_keys = {st[0] for st, role in zip(stats, roles) if role == "main"}
+    own = {st[0] for st, role in zip(stats, roles) if role == "static" and st[1] < SAME_TEXT
+           and not is_heading(st[0]) and not _recurs(groups, st[0], common)}
     for i, (key, diff, main, rep, share, linked) in enumerate(stats):
-        if (roles[i] == "static" and container and i > title_pos and is_heading(key)
+        if (roles[i] == "static" and container and i > title_pos and (is_heading(key) or key in own)
                 and linked <= MAX_MAIN_LINKED and _inside(groups, key, container, keymaker)
-                and heads_body(page_keys, key, main_keys, title_key)):
+                and heads_body(page_keys, key, main_keys, title_key, own)):
             roles[i] = "main"
     sections = []
     for (key, diff, main, rep, share, linked), role in zip(stats, roles):
@@ -267,8 +436,9 @@ def is_heading(key: str) -> bool:
     return _slot_tag(key) in _HEADING_TAGS
 
 
-def heads_body(page_keys: list[list[str]], key: str, main_keys: set[str], title_key: str | None) -> bool:
-    """Whether the blocks of slot `key` mostly stand between main text (headings skipped).
+def heads_body(page_keys: list[list[str]], key: str, main_keys: set[str], title_key: str | None,
+               skip: set[str] = frozenset()) -> bool:
+    """Whether the blocks of slot `key` mostly stand between main text (headings and `skip` skipped).
 
     A heading between the title or paragraphs of the body and more of them is
     the body's; one after the template ("Latest news" over an index) or over
@@ -279,10 +449,20 @@ def heads_body(page_keys: list[list[str]], key: str, main_keys: set[str], title_
         for j, k in enumerate(keys):
             if k != key:
                 continue
-            after = next((k2 for k2 in keys[j + 1:] if not is_heading(k2)), None)
-            before = next((k2 for k2 in reversed(keys[:j]) if not is_heading(k2)), None)
+            after = next((k2 for k2 in keys[j + 1:] if not is_heading(k2) and k2 not in skip), None)
+            before = next((k2 for k2 in reversed(keys[:j]) if not is_heading(k2) and k2 not in skip), None)
             total += 1
             inside += after in main_keys and (before in main_keys or before == title_key)
+    return inside * 2 > total
+
+
+def _recurs(groups, key: str, common: frozenset[int]) -> bool:
+    """Whether most blocks of slot `key` hold a text the site's template repeats."""
+    inside = total = 0
+    for g in groups:
+        for b in g.get(key, ()):
+            total += 1
+            inside += hash(b.text) in common
     return inside * 2 > total
 
 
@@ -300,30 +480,68 @@ def diffscore(texts: list[str]) -> float:
     return num / den if den else 0.0
 
 
+def site_name_parts(titles) -> frozenset[str]:
+    """The parts of a site's `<title>`s (split at separators) that name the site: they recur on many pages."""
+    counts: Counter[str] = Counter()
+    n = 0
+    for title in titles:
+        n += 1
+        counts.update({sig(part) for part in _TITLE_PARTS.split(title)} - {""})
+    least = max(MIN_NAME_PAGES, SITE_NAME_SHARE * n)
+    return frozenset(part for part, c in counts.items() if c >= least)
+
+
+def page_title(title: str, names: frozenset[str]) -> str:
+    """`<title>` without the parts that name the site ("Storm hits coast | Daily News" -> "Storm hits coast")."""
+    parts = [part for part in _TITLE_PARTS.split(title) if sig(part) and sig(part) not in names]
+    return " ".join(parts) if parts else ""
+
+
+def _references(page: SitePage, names: frozenset[str]) -> tuple[str, ...]:
+    """The letters of the texts that name a page: link texts to it, its `<title>` less the site's name, its own titles."""
+    texts = [*page.anchors, page_title(page.blocks.title, names), *page.titles]
+    return tuple(dict.fromkeys(s for s in map(sig, texts) if s))
+
+
+def agreement(text: str, refs, head: str = "") -> float:
+    """How well a slot's letters `text` agree with a page's references (1: one of them exactly).
+
+    `head`, the letters of the whole `<title>`, may hold the text and as much again.
+    """
+    match = max((Indel.normalized_similarity(a, text) for a in refs), default=0.0)
+    if head:
+        match = max(match, LCSseq.similarity(text, head) / max(len(text), len(head) / 2))
+    return match
+
+
 def _title_key(pages: list[SitePage], groups, candidates, body_key: str,
-               params: AnalyzeParams) -> str | None:
-    """The slot most pages vote for as their title; None when most find none."""
+               params: AnalyzeParams, in_box) -> str | None:
+    """The slot most pages vote for as their title; None when most find none.
+
+    A page votes for the slot whose text agrees best with the texts that name
+    it (`agreement`), more for a heading and a varying slot, less for one in a
+    box of noise; never for a link to another page.
+    """
     votes: Counter[str | None] = Counter()
     for p, g in zip(pages, groups):
         best, best_score = None, params.title_threshold
-        links = [sig(a) for a in p.anchors]
         head = sig(p.blocks.title)
         for key, diff, *_ in candidates:
             if key not in g or diff < TITLE_MIN_DIFF:
                 continue
             text = sig(g[key][0].text)
-            if not text:
+            if not text or text in p.away:
                 continue
-            match = max((Indel.normalized_similarity(a, text) for a in links if a), default=0.0)
-            if head:
-                match = max(match, LCSseq.similarity(text, head) / max(len(text), len(head) / 2))
             # Varying slots are likelier titles; dates in titles keep DiffScore
             # low, so it only halves the score at worst.
-            match *= 0.5 + 0.5 * diff
+            match = agreement(text, p.refs, head) * (0.5 + 0.5 * diff)
+            match = match * (BOXED_TITLE if in_box(key) else 1.0) + HEADING_BONUS.get(_slot_tag(key), 0.0)
             if match > best_score:
                 best, best_score = key, match
         if best is None:
-            best = _titlability_vote(g, candidates, body_key) or _headline_vote(g, candidates)
+            mine = [st for st in candidates
+                    if st[0] in g and st[0] != body_key and sig(g[st[0]][0].text) not in p.away]
+            best = _titlability_vote(g, mine, body_key) or _headline_vote(g, mine)
         votes[best] += 1
     if not votes:
         return None

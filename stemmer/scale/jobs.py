@@ -18,8 +18,8 @@ from stemmer.classify.features import page_table
 from stemmer.extract import Extraction
 from stemmer.classify.site_model import SAMPLE_PAGES
 from stemmer.layout.learn import AnalyzeParams, SitePage
-from stemmer.layout.store import LazyPatterns
 from stemmer.layout.model import Patterns, SitePatterns
+from stemmer.layout.store import LazyPatterns
 from stemmer.pages import Page
 from stemmer.scale.spill import SiteChunks, read_chunk, read_site
 from stemmer.site import SiteCollector, collect_site, normal_url
@@ -62,7 +62,7 @@ class ParsedChunk:
         site: the site.
         number: the chunk's place among the site's chunks.
         paths: the distinct block paths of the chunk.
-        pages: per page ``(id, url, anchors, title, path indexes, texts,
+        pages: per page ``(id, url, anchors, own titles, away texts, title, path indexes, texts,
             weights, anchor weights)``.
         links: texts of the chunk's links to pages of the site, by the normalised
             URL they point to, in page order.
@@ -91,8 +91,9 @@ def parse_chunk(site: SiteChunks, number: int, urls: list[str]) -> ParsedChunk |
         pages = []
         collector = SiteCollector(site.site)
         for page in read_chunk(site.chunks[number]):
-            blocks = collector.add(page).blocks
-            pages.append((page.id, page.url, page.anchors, blocks.title,
+            sp = collector.add(page)
+            blocks = sp.blocks
+            pages.append((page.id, page.url, page.anchors, sp.titles, sp.away, blocks.title,
                           array("l", [paths.setdefault(b.path, len(paths)) for b in blocks.blocks]),
                           [b.text for b in blocks.blocks],
                           array("l", [b.weight for b in blocks.blocks]),
@@ -112,9 +113,9 @@ def learn_chunks(site: str, chunks: list[ParsedChunk], params: AnalyzeParams, da
     by_url: dict[str, SitePage] = {}
     for chunk in chunks:
         paths = chunk.paths
-        for pid, url, anchors, title, idx, texts, weights, anchor_weights in chunk.pages:
+        for pid, url, anchors, titles, away, title, idx, texts, weights, anchor_weights in chunk.pages:
             blocks = tuple(map(Block, (paths[i] for i in idx), texts, weights, anchor_weights))
-            page = SitePage(pid, PageBlocks(blocks, title), list(anchors))
+            page = SitePage(pid, PageBlocks(blocks, title), list(anchors), titles, away)
             collector.pages.append(page)
             if url:
                 by_url[normal_url(url)] = page

@@ -36,7 +36,7 @@ from pathlib import Path
 from stemmer import api
 from stemmer.extract import Extraction
 from stemmer.extract.fallback import GENERIC, load_fallback
-from stemmer.layout.learn import AnalyzeParams
+from stemmer.layout.learn import AnalyzeParams, thin_layouts
 from stemmer.layout.model import Patterns, SitePatterns
 from stemmer.layout.store import LazyPatterns, open_patterns, save_patterns
 from stemmer.pages import Page
@@ -82,6 +82,7 @@ class SiteDone:
     layouts: int
     covered: int
     path: Path
+    suspect: tuple[str, ...] = ()  # layouts whose pages give little main text (`thin_layouts`)
 
 
 @dataclass(slots=True)
@@ -201,7 +202,8 @@ class _AnalyzeRun:
         else:
             path = save_patterns(result, self.output)[0]  # keeping the pins of the file it replaces
             covered = sum(lay.pages for lay in result.layouts)
-            self.report.sites.append(SiteDone(name, site.pages, len(result.layouts), covered, path))
+            self.report.sites.append(SiteDone(name, site.pages, len(result.layouts), covered, path,
+                                              thin_layouts(result)))
         self.pages_done += site.pages
         if self.progress:
             self.progress(Progress("analyze", len(self.sites), self.report.pages, len(self.done),

@@ -207,3 +207,20 @@ def test_a_page_that_hides_nearly_all_its_text_until_loaded_keeps_it():
     body = "".join(f"<p>Paragraph number {n} of a long article that a script shows.</p>" for n in range(8))
     html = f'<html><body><p>Menu</p><main style="display:none">{body}</main></body></html>'
     assert len(texts(html)) == 9
+
+
+@pytest.mark.parametrize("heading", [
+    '<h2 id="s">Quantum Santa<a class="headerlink" href="#s" title="Permanent link">¶</a></h2>',  # Sphinx, MkDocs
+    '<h2 id="s"><a class="header-anchor" href="#s">#</a> Quantum Santa</h2>',  # VuePress
+    '<h2 id="s">Quantum Santa <a href="https://x.test/p#s">🔗</a></h2>',
+    '<h2 id="s">Quantum Santa<a class="hash-link" href="#s">&#8203;</a></h2>',  # Docusaurus
+])
+def test_headline_permalinks_are_not_text(heading):
+    blocks = segment(parse_html(f"<body>{heading}<p>Body # ¶</p></body>")).blocks
+    assert [b.text for b in blocks] == ["Quantum Santa", "Body # ¶"]
+
+
+@pytest.mark.parametrize("heading", ['<h2><a class="anchor" href="#s">Quantum Santa</a></h2>',
+                                     '<h2><a href="/posts/santa">Quantum Santa</a></h2>'])
+def test_a_heading_whose_text_is_a_link_keeps_it(heading):
+    assert [b.text for b in segment(parse_html(heading)).blocks] == ["Quantum Santa"]

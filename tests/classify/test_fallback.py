@@ -170,19 +170,28 @@ heavy = sorted(m for m in ("torch", "sentence_transformers", "sklearn", "transfo
 print(status, heavy, file=sys.stderr)
 """
 HTML = ('<html><body><div class="nav"><a href="/">Home</a> <a href="/x">News</a></div><div class="post">'
-        '<h1>Title {i}</h1><p>Body text number {i} is different on every page {i}{i}{i}.</p>'
-        '<p>Second paragraph {i} changes too, with more words {i}.</p></div>'
+        '<h1>Title {i}</h1><p>Body text {i}: {words}.</p><p>Second paragraph {i}: {more}.</p></div>'
         '<div class="foot">Copyright 2024 A Org</div></body></html>')
+
+
+def page_html(i: int) -> str:
+    """A page of the tiny site; its body varies in words, not only in digits (else all of it is static)."""
+    import random
+
+    rng = random.Random(i)
+    words = [" ".join("".join(rng.choice("abcdefghiklmnoprstuvw") for _ in range(6)) for _ in range(12))
+             for _ in range(2)]
+    return HTML.format(i=i, words=words[0], more=words[1])
 
 
 def test_pattern_only_extract_of_one_page_imports_no_torch(tmp_path):
     """Its seconds are a benchmark figure (benchmarks/classifier.py), not a timed test."""
     from stemmer import analyze, save_patterns
 
-    site = [Page(f"p{i}", f"http://a.org/{i}.html", "a.org", HTML.format(i=i)) for i in range(6)]
+    site = [Page(f"p{i}", f"http://a.org/{i}.html", "a.org", page_html(i)) for i in range(6)]
     save_patterns(analyze(site), tmp_path / "pat")
     page = tmp_path / "page.jsonl"
-    page.write_text(json.dumps({"url": "http://a.org/9.html", "html": HTML.format(i=9)}) + "\n")
+    page.write_text(json.dumps({"url": "http://a.org/9.html", "html": page_html(9)}) + "\n")
     res = subprocess.run([sys.executable, "-c", ONE_PAGE, str(tmp_path / "pat"), str(page)],
                          capture_output=True, text=True, timeout=120)
     assert res.returncode == 0 and res.stderr.strip() == "0 []", res.stderr

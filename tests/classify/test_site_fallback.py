@@ -178,3 +178,25 @@ def test_a_block_of_a_main_slot_stays_even_if_the_library_lists_it(learned):
     [ex] = extract([page], PatternSet({"example.com": with_it}),
                    fallback=Fallback(Everything(), unknown_blocks="classifier", noise="always"))
     assert ex.matched and first.text in ex.text
+
+
+class _Blind:
+    """A 'generic' model that finds no main text anywhere."""
+
+    threshold = 0.5
+
+    def predict_proba(self, table):
+        return np.zeros(len(table.blocks))
+
+
+def test_a_site_model_is_kept_only_where_it_beats_the_generic_one_on_held_out_pages(learned, monkeypatch):
+    from stemmer.classify.features import page_table
+    from stemmer.classify import site_model
+
+    tables = [page_table(parse_html(p.html)) for p in site_pages()]
+    kept = site_model.train_site_model(learned, tables, generic=_Blind())
+    assert isinstance(kept, BlockClassifier)
+    assert (kept.info_["held_out_f1"], kept.info_["generic_held_out_f1"]) == (1.0, 0.0)
+    # where the generic model finds the patterns' main text better, the site keeps it
+    monkeypatch.setattr(site_model, "held_out_f1", lambda clf, held: 0.9 if isinstance(clf, _Blind) else 0.5)
+    assert site_model.train_site_model(learned, tables, generic=_Blind()) is None

@@ -154,3 +154,67 @@ def test_a_page_with_the_frame_of_a_layout_but_another_body_is_foreign(matcher, 
     [result] = extract([Page("v", None, "example.com", video)], PatternSet({"example.com": patterns}),
                        fallback=None)
     assert not result.matched
+
+
+def test_the_classifier_stands_in_for_a_layout_short_of_text_and_says_which(matcher, site_parts, patterns):
+    import re
+
+    normal = site_parts.article(8, paragraphs=3)
+    talk = ' '.join(f'A long talk synopsis sentence number {n} about apes and empathy.' for n in range(12))
+    video = re.sub(r'<div class="story">.*?</div>',
+                   f'<div class="story"><p>Watch the video.</p></div></article><section class="talk">'
+                   f'<p>{talk}</p><p>{talk}</p></section><article>', normal)
+    [result] = extract([Page("v", None, "example.com", video)], PatternSet({"example.com": patterns}))
+    assert (result.matched, result.pattern, result.method) == (False, "L0", "classifier")
+    assert talk in result.text
+
+
+def test_a_layout_without_main_text_leaves_its_pages_to_the_classifier(site_parts, patterns):
+    no_main = replace(patterns, layouts=tuple(
+        replace(lay, sections=tuple(replace(s, role="sub") if s.role == "main" else s for s in lay.sections))
+        for lay in patterns.layouts))
+    html = site_parts.article(8, paragraphs=3)
+    [result] = extract([Page("a", None, "example.com", html)], PatternSet({"example.com": no_main}))
+    assert not result.matched and result.pattern == "L0" and result.method == "classifier"
+    assert result.text
+
+
+class _SeesNothing:
+    """A block classifier that finds no main text anywhere (a page it cannot read)."""
+
+    threshold = 0.5
+
+    def predict_proba(self, table):
+        return [0.0] * len(table.blocks)
+
+
+def test_a_page_with_text_that_comes_out_empty_gets_a_warning(site_parts, patterns, caplog):
+    from stemmer.extract.fallback import Fallback
+
+    html = site_parts.article(8, paragraphs=6)
+    foreign_site = Page("elsewhere", None, "other.example", html)
+    with caplog.at_level("WARNING", logger="stemmer"):
+        [result] = extract([foreign_site], PatternSet({"example.com": patterns}),
+                           fallback=Fallback(_SeesNothing(), site_models=False))
+    assert result.text == ""
+    assert "elsewhere: no main text found" in caplog.text
+
+
+def test_a_title_slot_that_the_page_does_not_name_gives_way_to_the_heading_it_names():
+    from stemmer.extract.apply import page_title
+
+    page = blocks("<html><head><title>Storm hits coast | Daily</title></head><body><p class='crumb'>Weather</p>"
+                  "<h1>Storm hits coast</h1><h2>Winds of 120 km/h</h2><p>Body.</p></body></html>")
+    assert page_title("Weather", page) == "Storm hits coast"
+    assert page_title("Weather", page, ("Storm hits the coast",)) == "Storm hits coast"
+    assert page_title("Storm hits coast", page) == "Storm hits coast"
+
+
+def test_a_page_without_title_slot_takes_its_h1_else_its_head_title():
+    from stemmer.extract.apply import page_title
+
+    index = blocks("<html><head><title>News – Daily</title></head><body><h1>News</h1>"
+                   "<h2><a href='/a.html'>A teaser</a></h2><p>Teaser text.</p></body></html>")
+    assert page_title(None, index) == "News"
+    assert page_title(None, blocks("<html><head><title>News – Daily</title></head><body>"
+                                   "<h2><a href='/a.html'>A teaser</a></h2></body></html>")) == "News – Daily"

@@ -229,3 +229,34 @@ def test_with_no_title_link_or_head_title_match_the_headline_is_the_h1_above_the
     [layout] = learn_site("magazine.example", [_magazine_page(n) for n in range(6)]).layouts
     assert role_of(layout, "header.story/h1") == "title"
     assert role_of(layout, "header.story/h2") != "title"
+
+
+def _translated_page(lang: str) -> SitePage:
+    """One of a page and its translation: their words differ, their code listings are the same."""
+    words = _word_maker(random.Random(lang))
+    code = "$ java -jar arthas-boot.jar\n[INFO] Attach process 71560 success."
+    html = (f'<html><head><title>{(title := words(2))} | Docs</title></head><body>'
+            f'<nav class="menu"><a href="/">Home</a> <a href="/about">About us</a></nav>'
+            f'<div class="content"><h1>{title}</h1><p>{words(40)}</p><pre>{code}</pre><p>{words(40)}</p>'
+            f'<pre>{code}\n$ dashboard</pre><p>{words(30)}</p></div><footer>Copyright the docs people</footer></body></html>')
+    return SitePage(f"{lang}/quick-start", segment(parse_html(html)))
+
+
+def test_code_that_a_few_pages_share_amid_their_body_is_main_and_their_frame_static():
+    [layout] = learn_site("docs.example", [_translated_page("zh"), _translated_page("en")]).layouts
+    assert role_of(layout, "div.content/pre") == "main"
+    assert role_of(layout, "div.content/p") == "main"
+    assert role_of(layout, "nav.menu") == "static"
+    assert role_of(layout, "body/footer") == "static"
+
+
+def test_a_layout_whose_pages_give_little_main_text_is_suspect():
+    from stemmer.layout.learn import thin_layouts
+    from stemmer.layout.model import Layout, Section, SitePatterns
+
+    def layout(lid: str, main: float) -> Layout:
+        return Layout(lid, 5, 1.0, (Section("nav/p", "static", 0.0, 0.0, 1, 1.0, "Home"),
+                                    Section("div.body/p", "main", 0.8, main, 1, 1.0, "Text")), (), ())
+
+    patterns = SitePatterns("x.example", (layout("L0", 0.8 * 1500), layout("L1", 0.8 * 20)), {}, {})
+    assert thin_layouts(patterns) == ("L1",)
