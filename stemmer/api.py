@@ -7,11 +7,12 @@ from dataclasses import replace
 
 from stemmer.blocks import parse_html, segment
 from stemmer.classify.site_model import TRAIN_PAGES_PER_SITE, train_on_patterns
+from stemmer.errors import StemmerError
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
 from stemmer.layout.learn import AnalyzeParams, own_titles
 from stemmer.layout.model import Patterns, PatternSet
-from stemmer.pages import Page
+from stemmer.pages import SKIPPED_PAGE, Page
 from stemmer.site import SiteCollector
 from stemmer.update.history import check_date, today
 
@@ -81,27 +82,37 @@ def extract(pages: Iterable[Page], patterns: Patterns | None, *, threshold: floa
             matchers[page.site] = (SiteMatcher(site, threshold=threshold, strict=strict)
                                    if site and site.layouts else None,
                                    {"noise": site.noise, "model": site.model} if site else {})
-        matcher, learned = matchers[page.site]
-        if matcher is None:
-            root = parse_html(page.html) if fb else None
-            result = safe_extract(fb, page.id, page.url, page.site, root, **learned) if fb else None
-            yield _checked(result or unmatched(page.id, page.url, page.site), lambda: segment(root).weight)
-            continue
-        root = parse_html(page.html)
-        blocks = segment(root)
-        match = matcher.match(blocks)
-        result = None
-        if match.layout is not None:
-            unknown = fb.unknown_rule(root, match.layout, matcher.keymaker, **learned) if fb is not None else None
-            result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown,
-                                  titles=own_titles(root))
-            if foreign(result, match, blocks):
-                result = None  # a page of another layout that resembles this one, or a layout short of text
-        if result is None and fb is not None:
-            result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity, **learned)
-            if result is not None and match.layout is not None:
-                result = replace(result, pattern=match.layout.id)  # the layout the classifier stood in for
-        yield _checked(result or unmatched(page.id, page.url, page.site, match.similarity), lambda: blocks.weight)
+        try:
+            result = _extract_page(page, *matchers[page.site], fb)
+        except StemmerError:  # the run's error, such as a model that cannot load
+            raise
+        except Exception as exc:  # noqa: BLE001  (one page must never end the run)
+            log.warning("%s: not extracted, %s: %s", page.id, type(exc).__name__, exc, extra=SKIPPED_PAGE)
+            result = unmatched(page.id, page.url, page.site)
+        yield result
+
+
+def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fallback | None) -> Extraction:
+    """One page's extraction: by its best layout, else by the fallback."""
+    if matcher is None:
+        root = parse_html(page.html, name=page.id) if fb else None
+        result = safe_extract(fb, page.id, page.url, page.site, root, **learned) if fb else None
+        return _checked(result or unmatched(page.id, page.url, page.site), lambda: segment(root).weight)
+    root = parse_html(page.html, name=page.id)
+    blocks = segment(root)
+    match = matcher.match(blocks)
+    result = None
+    if match.layout is not None:
+        unknown = fb.unknown_rule(root, match.layout, matcher.keymaker, **learned) if fb is not None else None
+        result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown,
+                              titles=own_titles(root))
+        if foreign(result, match, blocks):
+            result = None  # a page of another layout that resembles this one, or a layout short of text
+    if result is None and fb is not None:
+        result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity, **learned)
+        if result is not None and match.layout is not None:
+            result = replace(result, pattern=match.layout.id)  # the layout the classifier stood in for
+    return _checked(result or unmatched(page.id, page.url, page.site, match.similarity), lambda: blocks.weight)
 
 
 def _checked(result: Extraction, page_letters: Callable[[], int]) -> Extraction:

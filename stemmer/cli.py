@@ -210,6 +210,26 @@ class _BadInputs:
         return 1 if self.count else 0
 
 
+class _Losses(logging.Handler):
+    """Counts the pages a run left out and the inputs it read only in part, from the warnings
+    that say so (`stemmer.pages.SKIPPED_PAGE`, `DAMAGED_INPUT`), for the summary and ``--strict``."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.pages = self.inputs = 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        lost = getattr(record, "stemmer_lost", None)
+        self.pages += lost == "page"
+        self.inputs += lost == "input"
+
+    def note(self, bad: _BadInputs) -> str:
+        """``, 2 pages skipped, 1 input damaged`` for the summary line; empty when nothing was lost."""
+        inputs = self.inputs + bad.count
+        return "".join((f", {_n(self.pages, 'page')} skipped" if self.pages else "",
+                        f", {_n(inputs, 'input')} damaged" if inputs else ""))
+
+
 def _no_pages(args) -> InputError:
     """The error of a run whose inputs held no page at all (a wrong path in a cron job must not pass)."""
     names = ", ".join("the file names on stdin" if i == "-" else i for i in args.inputs)
@@ -274,6 +294,7 @@ def _run_analyze(args) -> int:
         print(f"stemmer: error: {failure.site}: analyze failed: {failure.error}", file=sys.stderr)
         if args.debug and failure.detail:
             print(failure.detail, file=sys.stderr)
+    args.losses.pages += sum(site.skipped for site in report.sites)
     if not args.quiet:
         for site in sorted(report.sites, key=lambda s: s.site):
             print(f"stemmer: analyze: {site.site}: {_n(site.layouts, 'layout')} learned from {site.covered} "
@@ -281,8 +302,8 @@ def _run_analyze(args) -> int:
             if site.suspect:
                 print(f"stemmer: analyze: {site.site}: suspect: {', '.join(site.suspect)} give their pages "
                       "little or no main text (see `stemmer report`)", file=sys.stderr)
-        print(f"stemmer: analyze: {_n(report.pages, 'page')}, {_n(len(report.sites), 'pattern file')} in "
-              f"{args.output} ({seconds:.1f} s)", file=sys.stderr)
+        print(f"stemmer: analyze: {_n(report.pages, 'page')}{args.losses.note(bad)}, "
+              f"{_n(len(report.sites), 'pattern file')} in {args.output} ({seconds:.1f} s)", file=sys.stderr)
     return 1 if report.failures else bad.status()
 
 
@@ -348,7 +369,8 @@ def _run_extract(args) -> int:
     if not args.quiet:
         by_classifier = f", {classified} by the classifier" if classified else ""
         print(f"stemmer: extract: {_n(progress.n, 'page')}, {matched} matched a layout "
-              f"({matched / progress.n:.0%}){by_classifier} in {seconds:.1f} s", file=sys.stderr)
+              f"({matched / progress.n:.0%}){by_classifier}{args.losses.note(bad)} in {seconds:.1f} s",
+              file=sys.stderr)
         for line in drift.lines():
             print(f"stemmer: extract: {line}", file=sys.stderr)
     if args.stats:
@@ -384,6 +406,8 @@ def _run_html2txt(args) -> int:
         pages += 1
     if not pages and not bad.count:
         raise _no_pages(args)
+    if (note := args.losses.note(bad)) and not args.quiet:
+        print(f"stemmer: html2txt: {_n(pages, 'page')}{note}", file=sys.stderr)
     return bad.status()
 
 
@@ -439,7 +463,8 @@ def _run_update(args) -> int:
                   f"{args.patterns}", file=sys.stderr)
         done = ("dry run: nothing written" if args.dry_run
                 else f"{_n(len(written), 'pattern file')} written" if written else "nothing changed")
-        print(f"stemmer: update: {_n(progress.n, 'page')}, {done} ({seconds:.1f} s)", file=sys.stderr)
+        print(f"stemmer: update: {_n(progress.n, 'page')}{args.losses.note(bad)}, {done} ({seconds:.1f} s)",
+              file=sys.stderr)
     return bad.status()
 
 
@@ -479,8 +504,8 @@ def _run_report(args) -> int:
     else:
         write_atomic(args.output, html)
     if not args.quiet:
-        print(f"stemmer: report: {_n(len(patterns.sites), 'site')}, {_n(progress.n, 'page')} -> {args.output} "
-              f"({seconds:.1f} s)", file=sys.stderr)
+        print(f"stemmer: report: {_n(len(patterns.sites), 'site')}, {_n(progress.n, 'page')}{args.losses.note(bad)} "
+              f"-> {args.output} ({seconds:.1f} s)", file=sys.stderr)
     return bad.status()
 
 
@@ -523,6 +548,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("-V", "--version", action="version", version=f"stemmer {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
+    parser.add_argument("--strict", dest="no_losses", action="store_true",
+                        help="exit 1 when a page was skipped or an input read only in part (for cron jobs)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     _add_analyze(sub)
@@ -539,12 +566,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     quiet = getattr(args, "quiet", False)
-    logging.basicConfig(
-        level=logging.DEBUG if args.debug else (logging.ERROR if quiet else logging.WARNING),
-        format="stemmer: %(levelname)s: %(message)s",
-    )
+    shown = logging.StreamHandler()
+    shown.setLevel(logging.ERROR if quiet else logging.NOTSET)  # -q hides warnings, which are still counted
+    logging.basicConfig(level=logging.DEBUG if args.debug else logging.WARNING,
+                        format="stemmer: %(levelname)s: %(message)s", handlers=[shown])
+    args.losses = _Losses()
+    logger = logging.getLogger("stemmer")
+    logger.addHandler(args.losses)
     try:
-        return args.run(args)
+        code = args.run(args)
+        return 1 if code == 0 and args.no_losses and (args.losses.pages or args.losses.inputs) else code
     except StemmerError as exc:
         if args.debug:
             raise
@@ -562,6 +593,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"stemmer: error: {exc.filename or ''}{': ' if exc.filename else ''}{exc.strerror or exc}",
               file=sys.stderr)
         return 1
+    finally:
+        logger.removeHandler(args.losses)
 
 
 if __name__ == "__main__":  # pragma: no cover

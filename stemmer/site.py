@@ -7,9 +7,10 @@ trains the site model.
 """
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from dataclasses import replace
-from urllib.parse import urldefrag, urljoin
+from urllib.parse import urldefrag
 
 from stemmer.blocks import PageBlocks, parse_html, segment
 from stemmer.classify.features import PageTable, page_table
@@ -19,6 +20,9 @@ from stemmer.layout.learn import AnalyzeParams, SitePage, away_texts, last_name,
 from stemmer.layout.model import SitePatterns
 from stemmer.pages import Page
 from stemmer.update.history import stamp
+from stemmer.urls import join_url, split_url
+
+log = logging.getLogger("stemmer")
 
 
 class SiteCollector:
@@ -31,19 +35,26 @@ class SiteCollector:
     Attributes:
         pages: the pages to learn from, in the order they came.
         sample: (key, parsed page or `PageTable`) candidates for the site model (`keep_sample`).
+        skipped: pages left out because parsing them raised (each named in a warning).
     """
 
     def __init__(self, site: str, *, site_model: bool = True) -> None:
         self.site, self.site_model = site, site_model
         self.pages: list[SitePage] = []
+        self.skipped = 0
         self.sample: list = []
         self._targets: dict[str, SitePage] = {}
         self._outlinks: list[tuple[str, list[tuple[str, str]]]] = []
 
-    def add(self, page: Page) -> SitePage:
-        """Parse a page of the site and keep it to learn from."""
-        root = parse_html(page.html)
-        blocks = segment(root, with_links=True)
+    def add(self, page: Page) -> SitePage | None:
+        """Parse a page of the site and keep it to learn from; None, with a warning, if parsing raises."""
+        try:
+            root = parse_html(page.html, name=page.id)
+            blocks = segment(root, with_links=True)
+        except Exception as exc:  # noqa: BLE001  (one page must never cost its site)
+            self.skipped += 1  # counted in the site's history: this may run in a worker process
+            log.warning("%s: skipped, %s: %s", page.id, type(exc).__name__, exc)
+            return None
         return self.add_parsed(page, root, blocks)
 
     def add_parsed(self, page: Page, root, blocks: PageBlocks, *, learn: bool = True) -> SitePage:
@@ -53,9 +64,9 @@ class SiteCollector:
             self.pages.append(sp)
         if self.site_model and blocks.blocks:
             keep_sample(self.sample, page.id, root)
-        if page.url:
+        if url := normal_url(page.url):
             if learn:
-                self._targets[normal_url(page.url)] = sp
+                self._targets[url] = sp
             self._outlinks.append((page.url, list(blocks.links)))
         return sp
 
@@ -74,8 +85,8 @@ class SiteCollector:
                 if (not text or href.startswith(("#", "javascript:", "mailto:"))
                         or last_name(href) not in names):  # cheap test before urljoin
                     continue
-                target = normal_url(urljoin(base, href))
-                if target != source and target in targets:
+                target = normal_url(join_url(base, href))
+                if target and target != source and target in targets:
                     texts.setdefault(target, []).append(text)
         return texts
 
@@ -88,7 +99,8 @@ class SiteCollector:
 
     def learn(self, params: AnalyzeParams, date: str, **history) -> SitePatterns:
         """The site's patterns: its layouts first seen on `date` (`history`: more of the run's entry) and its site model."""
-        learned = stamp(self.layouts(params), date, pages=len(self.pages), **history)
+        lost = {"skipped": self.skipped} if self.skipped else {}
+        learned = stamp(self.layouts(params), date, pages=len(self.pages), **lost, **history)
         return self.with_site_model(learned)
 
     def with_site_model(self, patterns: SitePatterns) -> SitePatterns:
@@ -108,8 +120,13 @@ def collect_site(site: str, pages: Iterable[Page], *, site_model: bool = True) -
     return collector
 
 
-def normal_url(url: str) -> str:
-    """The URL without fragment and index file: the key that link targets and pages share."""
+def normal_url(url: str | None) -> str | None:
+    """The URL without fragment and index file: the key that link targets and pages share.
+
+    None for no URL or a malformed one.
+    """
+    if not url or split_url(url) is None:
+        return None
     url = urldefrag(url)[0]
     for index in ("index.html", "index.htm"):
         if url.endswith("/" + index):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -61,6 +62,6 @@ def read_model_files(path: str | Path) -> tuple[dict, dict[str, np.ndarray], Pat
             arrays = {k: npz[k] for k in npz.files}
     except FileNotFoundError:
         raise ModelError(f"{npz_path}: classifier model arrays not found") from None
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as exc:
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError, zlib.error) as exc:
         raise ModelError(f"{npz_path}: corrupt classifier model arrays ({exc})") from None
     return meta, arrays, json_path

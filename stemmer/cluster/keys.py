@@ -120,7 +120,7 @@ class KeyMaker:
             # itself (a Blogger post body with <br>s) is inside it.
             enc = [self.encoding(raw) for raw in path]
             end = next((start + len(tail) for start in range(len(enc) - len(tail), -1, -1)
-                        if all(_covers(e, want) for e, want in zip(enc[start:], tail))), None)
+                        if all(map(_covers, enc[start:start + len(tail)], tail))), None)
             inside = end is not None and not any(boxed(raw) for raw in path[end:])
             self._within[(path, container)] = inside
         return inside

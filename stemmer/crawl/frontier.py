@@ -5,7 +5,9 @@ import re
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from urllib.parse import quote, urljoin, urlsplit, urlunsplit
+from urllib.parse import quote, urlunsplit
+
+from stemmer.urls import join_url, split_url
 
 # Webstemmer's default reject list (textcrawler.py), widened to today's image, media
 # and archive suffixes. Searched in the whole URL; the suffix must end the path.
@@ -36,16 +38,12 @@ def normalize_url(url: str, base: str | None = None) -> str | None:
         The normalised URL, or None for ``mailto:``, ``javascript:``, malformed URLs and the like.
     """
     url = url.strip()
-    try:
-        if base is not None:
-            url = urljoin(base, url)
-        parts = urlsplit(url)
-        scheme = parts.scheme.lower()
-        if scheme not in _DEFAULT_PORTS or not parts.hostname:
-            return None
-        port = parts.port
-    except ValueError:  # a bad port or IPv6 literal
+    if base is not None:
+        url = join_url(base, url)
+    parts = split_url(url) if url is not None else None
+    if parts is None or parts.scheme.lower() not in _DEFAULT_PORTS or not parts.hostname:
         return None
+    scheme, port = parts.scheme.lower(), parts.port
     host = parts.hostname.lower()
     if ":" in host:
         host = f"[{host}]"
@@ -60,7 +58,8 @@ def normalize_url(url: str, base: str | None = None) -> str | None:
 
 def host_of(url: str) -> str:
     """The lower-cased host name of a normalised URL, without port."""
-    return (urlsplit(url).hostname or "").lower()
+    parts = split_url(url)
+    return (parts.hostname or "").lower() if parts else ""
 
 
 class Acl:

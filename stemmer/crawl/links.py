@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import codecs
 import re
-from urllib.parse import urljoin
-
 from lxml import etree
+
+from stemmer.urls import join_url
 
 # A <meta charset> or http-equiv declaration must come early in the document
 # (HTML5 says within the first 1024 bytes); 4 KiB allows for long <head>s.
@@ -59,8 +59,11 @@ def extract_links(body: bytes, base_url: str, *, encoding: str = "utf-8") -> lis
     """
     if not body.strip():
         return []
-    parser = etree.HTMLParser(encoding=encoding, recover=True, no_network=True,
-                              remove_comments=True, remove_pis=True)
+    options = {"recover": True, "no_network": True, "remove_comments": True, "remove_pis": True}
+    try:
+        parser = etree.HTMLParser(encoding=encoding, **options)
+    except LookupError:  # a codec Python has and libxml2 lacks (iso2022_jp): decode here
+        body, parser = body.decode(encoding, "replace").encode("utf-8"), etree.HTMLParser(encoding="utf-8", **options)
     try:
         root = etree.fromstring(body, parser)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError, LookupError):
@@ -69,7 +72,7 @@ def extract_links(body: bytes, base_url: str, *, encoding: str = "utf-8") -> lis
         return []
     base = root.find(".//base[@href]")
     if base is not None:
-        base_url = urljoin(base_url, base.get("href").strip())
+        base_url = join_url(base_url, base.get("href").strip()) or base_url
     links = []
     for element in root.iter("a", "area"):
         href = element.get("href")
@@ -81,9 +84,8 @@ def extract_links(body: bytes, base_url: str, *, encoding: str = "utf-8") -> lis
             parts: list[str] = []
             _collect_text(element, parts)
             text = "".join(parts)
-        try:
-            url = urljoin(base_url, href.strip())
-        except ValueError:  # e.g. a malformed IPv6 host
+        url = join_url(base_url, href.strip())
+        if url is None:
             continue
         links.append((url, _SPACE.sub(" ", text).strip()))
     return links

@@ -13,7 +13,6 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from urllib.parse import urljoin, urlsplit
 
 from rapidfuzz.distance import Indel, LCSseq
 
@@ -24,6 +23,7 @@ from stemmer.cluster.large import EXACT_MAX_PAGES, cluster_large
 from stemmer.cluster.similarity import repeats
 from stemmer.layout.model import Layout, Section, SitePatterns
 from stemmer.layout.noise import MIN_PAGES as NOISE_MIN_PAGES, MIN_SHARE as NOISE_MIN_SHARE, learn_noise
+from stemmer.urls import join_url, split_url
 
 
 @dataclass(frozen=True)
@@ -110,14 +110,15 @@ def away_texts(url: str | None, links) -> frozenset[str]:
         return frozenset()
     own = last_name(url)
     return frozenset(sig(text) for href, text in links
-                     if text and not href.startswith(("#", "javascript:")) and last_name(urljoin(url, href)) != own)
+                     if text and not href.startswith(("#", "javascript:")) and last_name(join_url(url, href) or "") != own)
 
 
 def last_name(url: str) -> str:
     """The last path segment of a URL or href, without query, fragment and index file."""
     path = url.split("#", 1)[0].split("?", 1)[0]
     if "//" in path:
-        path = urlsplit(path).path
+        parts = split_url(path)
+        path = parts.path if parts else ""
     for index in ("index.html", "index.htm"):
         if path.endswith("/" + index):
             path = path[: -len(index)]

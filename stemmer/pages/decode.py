@@ -26,7 +26,18 @@ _HTTP_CHARSET = re.compile(r"charset\s*=\s*[\"']?([\w.:-]+)", re.I)
 _CP1252_C1 = {i: bytes([i]).decode("cp1252", "ignore") or chr(i) for i in range(0x80, 0xA0)}
 _MAGIC = ((b"\x89PNG", "PNG image"), (b"GIF8", "GIF image"), (b"\xff\xd8\xff", "JPEG image"),
           (b"RIFF", "RIFF media"), (b"%PDF", "PDF"), (b"PK\x03\x04", "zip archive"),
-          (b"\x1f\x8b", "gzip data"), (b"\x00\x00\x01\x00", "icon"))
+          (b"\x1f\x8b", "gzip data"), (b"\x00\x00\x01\x00", "icon"), (b"\x7fELF", "executable"),
+          (b"OggS", "Ogg media"), (b"ID3", "MP3 audio"), (b"\x1a\x45\xdf\xa3", "WebM media"),
+          (b"wOFF", "font"), (b"wOF2", "font"), (b"\xfd7zXZ\x00", "xz data"), (b"BZh", "bzip2 data"),
+          (b"7z\xbc\xaf", "7z archive"), (b"Rar!", "RAR archive"), (b"\xd0\xcf\x11\xe0", "Office document"))
+# How much of a page's head `skip_reason` looks at for control characters.
+SNIFF_CONTROLS = 8192
+# C0 controls that text never holds: all but tab, LF, FF, CR, and ESC (ISO-2022-JP's shifts).
+# Random or compressed bytes hold about 10% of them and NULs besides; pages hold a few stray
+# NULs (browsers drop them) and hardly any other control, so NULs count apart.
+_CONTROLS = bytes(set(range(1, 32)) - {9, 10, 12, 13, 27})
+BINARY_CONTROL_SHARE = 0.02
+BINARY_NUL_SHARE = 0.25
 
 
 def decode_html(data: bytes, *, http_charset: str | None = None, default: str | None = None) -> str:
@@ -46,7 +57,14 @@ def decode_html(data: bytes, *, http_charset: str | None = None, default: str | 
     """
     for bom, name in _BOMS:
         if data.startswith(bom):
-            return data[len(bom):].decode(name, "replace")
+            return drop_nuls(data[len(bom):].decode(name, "replace"))
+    if name := _utf16_without_bom(data[:SNIFF_CONTROLS]):
+        return drop_nuls(data.decode(name, "replace"))
+    return drop_nuls(_decode(data, http_charset, default))
+
+
+def _decode(data: bytes, http_charset: str | None, default: str | None) -> str:
+    """`decode_html` for bytes without a byte-order mark."""
     head = data[:SNIFF_BYTES]
     declared = [m.group(1).decode("ascii") for m in (_XML_DECL.match(head), *_META.finditer(head)) if m]
     # A <meta> read as ASCII cannot be right about UTF-16, so WHATWG reads such pages as UTF-8.
@@ -69,21 +87,49 @@ def charset_of(content_type: str | None) -> str | None:
     return m.group(1) if m else None
 
 
+def drop_nuls(html: str) -> str:
+    """The text without NUL characters, which browsers drop from a page's text."""
+    return html.replace("\x00", "") if "\x00" in html else html
+
+
 def skip_reason(data: bytes | str) -> str | None:
-    """Why ``data`` is not a page to read (empty, too large, binary), or None if it is one."""
+    """Why ``data`` is not a page to read (empty, too large, binary), or None if it is one.
+
+    Binary is told by a file type's magic number, or by the share of control
+    characters in the first 8 KB (`BINARY_CONTROL_SHARE`, `BINARY_NUL_SHARE`), never by one byte.
+    """
     if not data.strip():
         return "empty"
     if len(data) > MAX_PAGE_BYTES:
         return f"larger than {MAX_PAGE_BYTES >> 20} MiB"
-    head = data[:1024]
+    head = data[:SNIFF_CONTROLS]
     if isinstance(head, str):
-        return "binary content (NUL characters)" if "\x00" in head else None
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        head = head.encode("utf-8", "surrogatepass")
+    elif head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _utf16_without_bom(head):
         return None
     for magic, kind in _MAGIC:
         if head.startswith(magic):
             return f"binary content ({kind})"
-    return "binary content (NUL bytes)" if b"\x00" in head else None
+    controls = len(head) - len(head.translate(None, _CONTROLS))
+    if controls > BINARY_CONTROL_SHARE * len(head):
+        return f"binary content ({controls / len(head):.0%} control bytes)"
+    nuls = head.count(0)
+    if nuls > BINARY_NUL_SHARE * len(head):
+        return f"binary content ({nuls / len(head):.0%} NUL bytes)"
+    return None
+
+
+def _utf16_without_bom(head: bytes) -> str | None:
+    """``utf-16-le`` or ``-be`` for text that has the NULs of ASCII in UTF-16 at every other byte."""
+    if len(head) < 16 or head.count(0) < len(head) // 4:
+        return None
+    odd, even = head[1::2].count(0), head[0::2].count(0)
+    half = len(head) // 2
+    if odd >= 0.9 * half and even <= half // 20:  # a few of the others: U+0100, U+0200, ...
+        return "utf-16-le"
+    if even >= 0.9 * half and odd <= half // 20:
+        return "utf-16-be"
+    return None
 
 
 def _codec(label: str | None) -> str | None:

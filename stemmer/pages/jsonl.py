@@ -8,8 +8,8 @@ import os
 import zlib
 from collections.abc import Iterator
 
-from stemmer.pages.page import Page, site_of
-from stemmer.pages.decode import skip_reason
+from stemmer.pages.decode import drop_nuls, skip_reason
+from stemmer.pages.page import DAMAGED_INPUT, SKIPPED_PAGE, Page, site_of
 
 log = logging.getLogger("stemmer")
 
@@ -38,14 +38,14 @@ def read_jsonl(path: str | os.PathLike) -> Iterator[Page]:
                 try:
                     page = _page(json.loads(line), f"{name}:{number}")
                 except (ValueError, TypeError) as e:  # bad JSON and bad UTF-8 are ValueErrors
-                    log.warning("%s line %d: skipped, %s", path, number, e)
+                    log.warning("%s line %d: skipped, %s", path, number, e, extra=SKIPPED_PAGE)
                     continue
                 if reason := skip_reason(page.html):
-                    log.warning("%s line %d: %s: skipped, %s", path, number, page.id, reason)
+                    log.warning("%s line %d: %s: skipped, %s", path, number, page.id, reason, extra=SKIPPED_PAGE)
                     continue
                 yield page
         except (EOFError, OSError, zlib.error) as e:
-            log.warning("%s: truncated or damaged after line %d (%s)", path, number, e)
+            log.warning("%s: truncated or damaged after line %d (%s)", path, number, e, extra=DAMAGED_INPUT)
 
 
 def _page(obj: object, default_id: str) -> Page:
@@ -61,4 +61,4 @@ def _page(obj: object, default_id: str) -> Page:
         raise ValueError("'anchors' is not a list of strings")
     site = obj.get("site")
     return Page(str(obj.get("id") or url or default_id), url,
-                site if isinstance(site, str) and site else site_of(url), html, tuple(anchors))
+                site if isinstance(site, str) and site else site_of(url), drop_nuls(html), tuple(anchors))

@@ -6,6 +6,8 @@ import json
 import logging
 from collections.abc import Iterable
 
+from stemmer.pages.page import DAMAGED_INPUT
+
 log = logging.getLogger("stemmer")
 
 
@@ -38,7 +40,7 @@ def read_linkinfo(lines: Iterable[str], where: str) -> dict[str, list[str]]:
                     and all(isinstance(t, str) for t in texts)):
                 raise TypeError("expected a target string and a list of anchor strings")
         except (ValueError, TypeError, KeyError, SyntaxError, MemoryError, RecursionError) as e:
-            log.warning("%s line %d: skipped, not a linkinfo entry (%s)", where, number, e)
+            log.warning("%s line %d: skipped, not a linkinfo entry (%s)", where, number, e, extra=DAMAGED_INPUT)
             continue
         anchors.setdefault(target, []).extend(texts)
     return anchors

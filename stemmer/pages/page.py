@@ -2,7 +2,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from urllib.parse import urlsplit
+
+from stemmer.urls import split_url
+
+# The ``extra`` of a warning about a page left out, or an input read only in part:
+# the command line counts them for its summary line and ``--strict``.
+SKIPPED_PAGE = {"stemmer_lost": "page"}
+DAMAGED_INPUT = {"stemmer_lost": "input"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,7 +34,8 @@ def site_of(url: str | None, default: str = "local") -> str:
     """The site key of a URL: its host, lower-cased, without a leading ``www.``."""
     if not url:
         return default
-    host = (urlsplit(url if "//" in url else "//" + url).hostname or "").lower()
+    parts = split_url(url if "//" in url else "//" + url)
+    host = (parts.hostname or "").lower() if parts else ""
     if host.startswith("www."):
         host = host[4:]
     return host or default

@@ -9,15 +9,15 @@ import re
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from urllib.parse import urlsplit
 
 from stemmer.errors import InputError
-from stemmer.pages.page import Page, site_of
+from stemmer.pages.page import SKIPPED_PAGE, Page, site_of
 from stemmer.pages.decode import MAX_PAGE_BYTES, decode_html, skip_reason
 from stemmer.pages.jsonl import read_jsonl
 from stemmer.pages.warc import read_warc
 from stemmer.pages.wget import read_wget
 from stemmer.pages.zips import read_zip
+from stemmer.urls import split_url
 
 log = logging.getLogger("stemmer")
 
@@ -63,7 +63,7 @@ def read_pages(inputs: str | os.PathLike | Iterable[str | os.PathLike], *,
         try:
             for page in pages:
                 if page.id in seen:
-                    log.warning("%s: skipped, same id as an earlier page", page.id)
+                    log.warning("%s: skipped, same id as an earlier page", page.id, extra=SKIPPED_PAGE)
                     continue
                 seen.add(page.id)
                 yield page
@@ -85,7 +85,7 @@ def _read(path: str | os.PathLike, charset: str | None, *, listed: bool = False)
     if not os.path.exists(path):
         if not listed:
             raise InputError(f"{path}: no such file or directory")
-        log.warning("%s: skipped, no such file or directory", path)
+        log.warning("%s: skipped, no such file or directory", path, extra=SKIPPED_PAGE)
         return
     kind = _kind(path)
     if kind == "wget":
@@ -138,10 +138,10 @@ def _read_html(path: str | os.PathLike, charset: str | None) -> Iterator[Page]:
         with open(path, "rb") as f:
             data = f.read(MAX_PAGE_BYTES + 1)
     except OSError as e:
-        log.warning("%s: skipped, %s", path, e.strerror or e)
+        log.warning("%s: skipped, %s", path, e.strerror or e, extra=SKIPPED_PAGE)
         return
     if reason := skip_reason(data):
-        log.warning("%s: skipped, %s", path, reason)
+        log.warning("%s: skipped, %s", path, reason, extra=SKIPPED_PAGE)
         return
     html = decode_html(data, default=charset)
     url = _declared_url(html)
@@ -159,9 +159,7 @@ def _declared_url(html: str) -> str | None:
         elif attrs.get("property", "").lower() == "og:url":
             og = og or attrs.get("content")
     for url in (canonical, og):
-        try:
-            if url and urlsplit(url).scheme in ("http", "https") and urlsplit(url).hostname:
-                return url
-        except ValueError:  # a malformed URL, e.g. an unclosed IPv6 bracket
-            continue
+        parts = split_url(url) if url else None
+        if parts and parts.scheme in ("http", "https") and parts.hostname:
+            return url
     return None

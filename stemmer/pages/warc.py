@@ -13,7 +13,7 @@ from warcio.exceptions import ArchiveLoadFailed
 
 from stemmer.errors import InputError
 from stemmer.pages.linkinfo import read_linkinfo
-from stemmer.pages.page import Page, site_of
+from stemmer.pages.page import DAMAGED_INPUT, SKIPPED_PAGE, Page, site_of
 from stemmer.pages.decode import MAX_PAGE_BYTES, charset_of, decode_html, skip_reason
 
 log = logging.getLogger("stemmer")
@@ -51,9 +51,11 @@ def read_warc(path: str | os.PathLike, *, charset: str | None = None) -> Iterato
         for record, body in _records(f, path, _is_html):
             url = record.rec_headers.get_header("WARC-Target-URI")
             if _content_type(record) is None and not _html_like(body):
+                log.warning("%s: %s: skipped, no Content-Type and no <html> at its start", path, url,
+                            extra=SKIPPED_PAGE)
                 continue
             if reason := skip_reason(body):
-                log.warning("%s: %s: skipped, %s", path, url, reason)
+                log.warning("%s: %s: skipped, %s", path, url, reason, extra=SKIPPED_PAGE)
                 continue
             http = charset_of(_content_type(record))
             html = decode_html(body, http_charset=http, default=charset)
@@ -80,7 +82,7 @@ def _records(f: BinaryIO, path, wanted: Callable, *, warn: bool = True) -> Itera
                 first_line = head.split(b"\n", 1)[0][:100].decode("utf-8", "replace").strip()
                 raise InputError(f"{path}: not a WARC file (first line: {first_line!r})") from None
             if warn:  # e.g. a whole file gzipped as one member; warcio's message names the fix
-                log.warning("%s: stopped at offset %d: %s", path, start, e)
+                log.warning("%s: stopped at offset %d: %s", path, start, e, extra=DAMAGED_INPUT)
             return
         except Exception:  # noqa: BLE001  (warcio raises AttributeError, among others, on a cut-off header)
             return _damaged(path, start, warn)
@@ -100,8 +102,8 @@ def _records(f: BinaryIO, path, wanted: Callable, *, warn: bool = True) -> Itera
 def _gzip_members_whole(f: BinaryIO, start: int) -> bool:
     """Whether the gzip members from `start` to the file's end are complete (True if not gzip)."""
     f.seek(start)
-    if f.read(2) != b"\x1f\x8b":
-        return True
+    if (magic := f.read(2)) != b"\x1f\x8b":
+        return magic != b"\x1f"  # a gzip member cut after its first byte
     f.seek(start)
     member, fed = zlib.decompressobj(31), False
     while chunk := f.read(1 << 20):
@@ -121,7 +123,8 @@ def _gzip_members_whole(f: BinaryIO, start: int) -> bool:
 def _damaged(path, offset: int, warn: bool) -> None:
     """Log that the file is damaged (most often cut short) from the record at ``offset`` on."""
     if warn:
-        log.warning("%s: truncated or damaged at offset %d; read the records before it", path, offset)
+        log.warning("%s: truncated or damaged at offset %d; read the records before it", path, offset,
+                    extra=DAMAGED_INPUT)
 
 
 def _is_linkinfo(record) -> bool:
@@ -163,5 +166,5 @@ def _head(f: BinaryIO) -> bytes:
     f.seek(0)
     try:
         return (gzip.GzipFile(fileobj=f) if magic == b"\x1f\x8b" else f).read(200)
-    except (OSError, EOFError):
+    except (OSError, EOFError, zlib.error):
         return b""

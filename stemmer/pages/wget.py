@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
-from stemmer.pages.page import Page, site_of
+from stemmer.pages.page import SKIPPED_PAGE, Page, site_of
 from stemmer.pages.decode import MAX_PAGE_BYTES, decode_html, skip_reason
 
 log = logging.getLogger("stemmer")
@@ -49,10 +49,10 @@ def read_wget(root: str | os.PathLike, *, charset: str | None = None) -> Iterato
                 with path.open("rb") as f:
                     data = f.read(MAX_PAGE_BYTES + 1)
             except OSError as e:
-                log.warning("%s: skipped, %s", path, e.strerror or e)
+                log.warning("%s: skipped, %s", path, e.strerror or e, extra=SKIPPED_PAGE)
                 continue
             if reason := skip_reason(data):
-                log.warning("%s: skipped, %s", path, reason)
+                log.warning("%s: skipped, %s", path, reason, extra=SKIPPED_PAGE)
                 continue
             url = _url_of(rel)
             yield Page(rel, url, site_of(url), decode_html(data, default=charset))

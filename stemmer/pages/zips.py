@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from stemmer.errors import InputError
 from stemmer.pages.linkinfo import read_linkinfo
-from stemmer.pages.page import Page, site_of
+from stemmer.pages.page import DAMAGED_INPUT, SKIPPED_PAGE, Page, site_of
 from stemmer.pages.decode import MAX_PAGE_BYTES, decode_html, skip_reason
 
 log = logging.getLogger("stemmer")
@@ -48,16 +48,16 @@ def read_zip(path: str | os.PathLike, *, charset: str | None = None) -> Iterator
             if _is_linkinfo(name) or (name.endswith("/") and info.file_size == 0):
                 continue
             if reason := _unsafe(name):
-                log.warning("%s:%s: skipped, %s", path, name, reason)
+                log.warning("%s:%s: skipped, %s", path, name, reason, extra=SKIPPED_PAGE)
                 continue
             try:
                 with archive.open(info) as f:
                     data = f.read(MAX_PAGE_BYTES + 1)  # reading to the end checks the CRC
             except _MEMBER_ERRORS as e:
-                log.warning("%s:%s: skipped, damaged member (%s)", path, name, e)
+                log.warning("%s:%s: skipped, damaged member (%s)", path, name, e, extra=SKIPPED_PAGE)
                 continue
             if reason := skip_reason(data):
-                log.warning("%s:%s: skipped, %s", path, name, reason)
+                log.warning("%s:%s: skipped, %s", path, name, reason, extra=SKIPPED_PAGE)
                 continue
             url = _as_url(name) if "/" in name else None
             anchors = tuple(links.get(url or name, ()))
@@ -87,7 +87,7 @@ def _linkinfo(archive: zipfile.ZipFile, infos: list[zipfile.ZipInfo], path) -> d
             try:
                 text = archive.read(info).decode("utf-8", "replace")
             except _MEMBER_ERRORS as e:
-                log.warning("%s:%s: skipped, damaged member (%s)", path, info.filename, e)
+                log.warning("%s:%s: skipped, damaged member (%s)", path, info.filename, e, extra=DAMAGED_INPUT)
                 return {}
             by_url: dict[str, list[str]] = {}
             for target, texts in read_linkinfo(text.splitlines(), f"{path}:{info.filename}").items():

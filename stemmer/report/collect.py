@@ -114,7 +114,7 @@ def collect(patterns: PatternSet, pages: Iterable[Page] = (), *, pages_per_layou
             data.other_sites[page.site] += 1
             continue
         view.pages += 1
-        blocks = segment(parse_html(page.html))
+        blocks = segment(parse_html(page.html, name=page.id))
         match = nearest[page.site].match(blocks)
         layout = match.layout if view.patterns.layouts else None
         pv = PageView(page.id, page.url, ex, layout.id if layout else None, match.similarity,

@@ -68,6 +68,7 @@ class ParsedChunk:
             URL they point to, in page order.
         sample: the chunk's candidates for the site model's sample: (key, page
             table) pairs (`stemmer.classify.site_model.keep_sample`).
+        skipped: the chunk's pages that parsing raised on (skipped with a warning).
     """
 
     site: str
@@ -76,6 +77,7 @@ class ParsedChunk:
     pages: list[tuple]
     links: dict[str, list[str]]
     sample: list = field(default_factory=list)
+    skipped: int = 0
 
 
 def parse_chunk(site: SiteChunks, number: int, urls: list[str]) -> ParsedChunk | SiteFailure:
@@ -91,7 +93,8 @@ def parse_chunk(site: SiteChunks, number: int, urls: list[str]) -> ParsedChunk |
         pages = []
         collector = SiteCollector(site.site)
         for page in read_chunk(site.chunks[number]):
-            sp = collector.add(page)
+            if (sp := collector.add(page)) is None:
+                continue  # parsing it raised: skipped with a warning, counted in the site's history
             blocks = sp.blocks
             pages.append((page.id, page.url, page.anchors, sp.titles, sp.away, blocks.title,
                           array("l", [paths.setdefault(b.path, len(paths)) for b in blocks.blocks]),
@@ -102,7 +105,7 @@ def parse_chunk(site: SiteChunks, number: int, urls: list[str]) -> ParsedChunk |
         # lxml trees do not pickle: the chunk's best candidates travel as page tables
         sample = [(key, page_table(root)) for key, root in
                   sorted(collector.sample, key=lambda kv: kv[0])[:SAMPLE_PAGES]]
-        return ParsedChunk(site.site, number, list(paths), pages, links, sample)
+        return ParsedChunk(site.site, number, list(paths), pages, links, sample, collector.skipped)
     except Exception as exc:  # reported as the site's failure
         return _failure(site, exc)
 
@@ -117,9 +120,10 @@ def learn_chunks(site: str, chunks: list[ParsedChunk], params: AnalyzeParams, da
             blocks = tuple(map(Block, (paths[i] for i in idx), texts, weights, anchor_weights))
             page = SitePage(pid, PageBlocks(blocks, title), list(anchors), titles, away)
             collector.pages.append(page)
-            if url:
-                by_url[normal_url(url)] = page
+            if key := normal_url(url):
+                by_url[key] = page
         collector.sample += chunk.sample
+        collector.skipped += chunk.skipped
     for chunk in chunks:  # each chunk's links to every page of the site
         for url, texts in chunk.links.items():
             by_url[url].anchors.extend(texts)

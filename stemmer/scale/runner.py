@@ -83,6 +83,7 @@ class SiteDone:
     covered: int
     path: Path
     suspect: tuple[str, ...] = ()  # layouts whose pages give little main text (`thin_layouts`)
+    skipped: int = 0  # pages left out because they raised
 
 
 @dataclass(slots=True)
@@ -200,10 +201,11 @@ class _AnalyzeRun:
         if isinstance(result, SiteFailure):
             self.report.failures.append(result)
         else:
+            skipped = result.history[-1].get("skipped", 0) if result.history else 0
             path = save_patterns(result, self.output)[0]  # keeping the pins of the file it replaces
             covered = sum(lay.pages for lay in result.layouts)
             self.report.sites.append(SiteDone(name, site.pages, len(result.layouts), covered, path,
-                                              thin_layouts(result)))
+                                              thin_layouts(result), skipped))
         self.pages_done += site.pages
         if self.progress:
             self.progress(Progress("analyze", len(self.sites), self.report.pages, len(self.done),

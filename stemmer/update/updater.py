@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -32,9 +33,11 @@ from stemmer.layout.model import Layout, PatternSet, SitePatterns
 from stemmer.layout.noise import MIN_PAGES as NOISE_MIN_PAGES, NoiseCounter
 from stemmer.layout.pins import apply_pins, layout_similarity
 from stemmer.layout.store import is_pattern_file, load_patterns, save_sidecars, site_filename, to_json
-from stemmer.pages import Page
+from stemmer.pages import SKIPPED_PAGE, Page
 from stemmer.site import SiteCollector
 from stemmer.update.history import add_history, check_date, days_between, today
+
+log = logging.getLogger("stemmer")
 
 # Layouts no page matched for this many days are flagged stale (`update --stale-after`).
 STALE_AFTER_DAYS = 90
@@ -178,9 +181,13 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
             matcher = SiteMatcher(known, threshold=threshold) if known and known.layouts else None
             st = sites[page.site] = _Site(known, matcher, noise=NoiseCounter(page.site),
                                           collector=SiteCollector(page.site, site_model=site_model))
+        try:
+            root = parse_html(page.html, name=page.id)
+            blocks = segment(root, with_links=True)
+        except Exception as exc:  # noqa: BLE001  (one page must never cost its site)
+            log.warning("%s: skipped, %s: %s", page.id, type(exc).__name__, exc, extra=SKIPPED_PAGE)
+            continue
         st.digests.append((page.id, hashlib.sha256(page.html.encode("utf-8", "replace")).hexdigest()))
-        root = parse_html(page.html)
-        blocks = segment(root, with_links=True)
         st.noise.add(blocks)
         m = _match(st.matcher, blocks) if st.matcher else None
         st.collector.add_parsed(page, root, blocks, learn=m is None)

@@ -1,4 +1,5 @@
 import codecs
+import random
 
 from stemmer.pages.decode import decode_html, skip_reason
 
@@ -58,7 +59,7 @@ def test_gb2312_label_decodes_as_gb18030():
 
 def test_garbage_bytes_never_fail():
     text = decode_html(bytes(range(256)))
-    assert isinstance(text, str) and len(text) == 256
+    assert isinstance(text, str) and len(text) == 255  # the NUL dropped
 
 
 def test_skip_reason_png_empty_and_nul():
@@ -66,3 +67,24 @@ def test_skip_reason_png_empty_and_nul():
     assert skip_reason(b"  \n") == "empty"
     assert "NUL" in skip_reason(b"<html>\0\0\0")
     assert skip_reason(b"<html></html>") is None
+
+
+def test_stray_nuls_do_not_make_a_page_binary():
+    page = b"<html><body>" + b"".join(b"\0<p>para %d</p>" % i for i in range(50)) + b"</body></html>"
+    assert skip_reason(page) is None
+    assert skip_reason(page.decode()) is None
+    assert decode_html(page).startswith("<html><body><p>para 0</p><p>para 1</p>")  # NULs dropped
+
+
+def test_random_bytes_and_magic_numbers_are_binary():
+    noise = random.Random(1).randbytes(5000)
+    assert "control bytes" in skip_reason(noise)
+    assert "PDF" in skip_reason(b"%PDF-1.7\n" + b"<< /Type /Catalog >>\n" * 50)
+    assert "executable" in skip_reason(b"\x7fELF" + b"<html>" * 10)
+
+
+def test_utf16_without_bom_is_decoded():
+    text = "<html><body><p>héllo wörld Ā</p></body></html>"
+    for codec in ("utf-16-le", "utf-16-be"):
+        assert skip_reason(text.encode(codec)) is None
+        assert decode_html(text.encode(codec)) == text

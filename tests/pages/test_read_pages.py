@@ -58,3 +58,9 @@ def test_duplicate_id_skipped_with_warning(write_warc, html, caplog):
     with caplog.at_level(logging.WARNING, logger="stemmer"):
         assert [p.html for p in read_pages(path)] == [html("1")]
     assert "http://w.com/a: skipped, same id as an earlier page" in caplog.text
+
+
+def test_page_with_stray_nuls_is_read(write_wget, html):
+    page = html("<p>one</p>\0<p>two</p>", title="t").encode().replace(b"<p>", b"\0<p>")
+    [read] = read_pages(write_wget({"h.com/a.html": page}))
+    assert read.html == html("<p>one</p><p>two</p>", title="t")
