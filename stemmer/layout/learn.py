@@ -219,7 +219,10 @@ def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = Analyze
         keymaker = KeyMaker.learn((p.blocks for p in pages), params.key_depth)
     page_keys, seqs = site_sequences([p.blocks for p in pages], keymaker)
     names = site_name_parts(p.blocks.title for p in pages)
-    common = _common_texts(pages)
+    counter = CommonTexts()
+    for p in pages:
+        counter.add(p.blocks)
+    common = counter.hashes()
     for p in pages:
         p.refs = _references(p, names)
     if len(seqs) <= EXACT_MAX_PAGES:
@@ -317,20 +320,30 @@ def _fixate_sampled(pages: list[SitePage], page_keys: list[list[str]], members: 
                    members=tuple(sorted(pages[i].id for i in members)[:5]))
 
 
-def _common_texts(pages: list[SitePage]) -> frozenset[int]:
-    """The hashes of the block texts on `MIN_SHARE` of a site's pages and `MIN_PAGES` of them: its template's."""
-    counts: Counter[int] = Counter()
-    for p in pages:
-        counts.update({hash(b.text) for b in p.blocks.blocks})
-    least = max(NOISE_MIN_PAGES, NOISE_MIN_SHARE * len(pages))
-    return frozenset(h for h, c in counts.items() if c >= least)
+class CommonTexts:
+    """The texts a site's template repeats, counted page by page (update streams its pages).
+
+    A text is common on `MIN_SHARE` of the site's pages and `MIN_PAGES` of them.
+    """
+
+    def __init__(self) -> None:
+        self.pages = 0
+        self._counts: Counter[int] = Counter()
+
+    def add(self, blocks: PageBlocks) -> None:
+        self.pages += 1
+        self._counts.update({hash(b.text) for b in blocks.blocks})
+
+    def hashes(self) -> frozenset[int]:
+        least = max(NOISE_MIN_PAGES, NOISE_MIN_SHARE * self.pages)
+        return frozenset(h for h, c in self._counts.items() if c >= least)
 
 
 def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMaker,
             params: AnalyzeParams, common: frozenset[int] = frozenset()) -> Layout:
     """Align one cluster's pages into a layout with scored, labelled sections.
 
-    `common`: the hashes of the texts the site's template repeats (`_common_texts`).
+    `common`: the hashes of the texts the site's template repeats (`CommonTexts`).
     """
     n = len(pages)
     groups: list[dict[str, list[Block]]] = []
@@ -351,12 +364,7 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
         texts = [sig("".join(b.text for b in g[key]))[:DIFF_MAX_LETTERS] for g in groups if key in g]
         n_diff = min(len(texts), DIFF_SAMPLE_PAGES)  # pages from all over the cluster
         diff = diffscore([texts[k * len(texts) // n_diff] for k in range(n_diff)])
-        own = sum(b.weight - b.anchor_weight for g in groups for b in g.get(key, ()))
-        weights = [sum(b.weight for b in g[key]) for g in groups if key in g]
-        share = len(weights) / n
-        rep = repeats(sum(weights) / len(weights)) if share >= 0.5 else 1
-        linked = 1 - own / max(1, sum(weights))
-        stats.append((key, diff, diff * own / n, rep, share, linked))
+        stats.append(slot_stats(groups, key, diff))
 
     # The main text is the container of the first text-heavy slot after the title:
     # the article body comes before the comments and the "related" lists.
@@ -368,18 +376,7 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
             boxes[key] = _in_box(groups, key)
         return boxes[key]
 
-    text_slots = [i for i, st in enumerate(stats) if st[1] >= params.diff_threshold and not in_box(st[0])]
-    top = max((stats[i][2] for i in text_slots), default=0.0)
-    big = [i for i in text_slots if stats[i][2] >= max(params.main_threshold, BIG_SHARE * top)]
-    link_list = False
-    if not big:
-        # No varying text outside links: a page whose content is a list of links
-        # (a wiki's index, a table of contents).  Its links are its main text.
-        stats = [(key, diff, diff * weight, rep, share, linked)
-                 for key, diff, _, rep, share, linked, weight in ((*st, _weight(groups, st[0], n)) for st in stats)]
-        top = max((stats[i][2] for i in text_slots), default=0.0)
-        big = [i for i in text_slots if stats[i][2] >= max(params.main_threshold, BIG_SHARE * top)]
-        link_list = bool(big)
+    stats, big, link_list = main_slots(stats, groups, params, in_box)
     title_key = None
     if big:
         # On short pages the headline can weigh as much as the body: the first
@@ -393,9 +390,75 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
         later = [stats[i][0] for i in big if i > anchor]
         container = _with_continuation(container, groups, later, keymaker)
 
+    roles = label_slots(stats, groups, page_keys, title_key, container, link_list, keymaker, params, common)
+    sections = []
+    for (key, diff, main, rep, share, linked), role in zip(stats, roles):
+        sample = next((b.text for g in groups for b in g.get(key, ())), "")[:80]
+        sections.append(Section(key, role, round(diff, 4), round(main, 2), rep,
+                                round(share, 3), sample))
+    score = math.log(n) * sum(s.main for s in sections if s.role == "main")
+    members = tuple(sorted(p.id for p in pages)[:5])
+    return Layout("", n, round(score, 2), tuple(sections), container, members)
+
+
+def slot_stats(groups, key: str, diff: float) -> tuple:
+    """A slot's (key, DiffScore, MainScore, repeats, share of pages, share of link text) over `groups`.
+
+    `groups`: each page's blocks by slot key.
+    """
+    n = len(groups)
+    own = sum(b.weight - b.anchor_weight for g in groups for b in g.get(key, ()))
+    weights = [sum(b.weight for b in g[key]) for g in groups if key in g]
+    share = len(weights) / n
+    rep = repeats(sum(weights) / len(weights)) if share >= 0.5 else 1
+    linked = 1 - own / max(1, sum(weights))
+    return (key, diff, diff * own / n, rep, share, linked)
+
+
+def main_slots(stats: list[tuple], groups, params: AnalyzeParams,
+               in_box=None) -> tuple[list[tuple], list[int], bool]:
+    """The slots heavy enough to hold main text, and whether the layout is a list of links.
+
+    A slot is big with a MainScore of `main_threshold` and `BIG_SHARE` of the
+    top one, outside boxes of noise. When no slot is, the page's content is a
+    list of links (a wiki's index, a table of contents): its links are its main
+    text, and `stats` come back with MainScores that count link text.
+    `in_box`: whether a slot lies in a box of noise (`_in_box`, cached by the caller).
+    """
+    in_box = in_box or (lambda key: _in_box(groups, key))
+    text_slots = [i for i, st in enumerate(stats) if st[1] >= params.diff_threshold and not in_box(st[0])]
+    top = max((stats[i][2] for i in text_slots), default=0.0)
+    big = [i for i in text_slots if stats[i][2] >= max(params.main_threshold, BIG_SHARE * top)]
+    if big:
+        return stats, big, False
+    n = len(groups)
+    stats = [(key, diff, diff * weight, rep, share, linked)
+             for key, diff, _, rep, share, linked, weight in ((*st, _weight(groups, st[0], n)) for st in stats)]
+    top = max((stats[i][2] for i in text_slots), default=0.0)
+    big = [i for i in text_slots if stats[i][2] >= max(params.main_threshold, BIG_SHARE * top)]
+    return stats, big, bool(big)
+
+
+def label_slots(stats: list[tuple], groups, page_keys: list[list[str]], title_key: str | None,
+                container: tuple[str, ...], link_list: bool, keymaker: KeyMaker, params: AnalyzeParams,
+                common: frozenset[int] = frozenset(), keep: dict[str, str] | None = None) -> list[str]:
+    """Each slot's role (title, static, main or sub): the one rule of analyze and update.
+
+    Args:
+        stats: the slots in page order, as `slot_stats` gives them.
+        groups: each page's blocks by slot key; `page_keys`: each page's block keys.
+        title_key: the title slot; `container`: the main text's element.
+        link_list: the main text is link text (`main_slots`).
+        common: the hashes of the texts the site's template repeats (`CommonTexts`).
+        keep: roles that stay whatever the rule says (update's pinned slots).
+    """
+    keep = keep or {}
+    title_pos = next((i for i, st in enumerate(stats) if st[0] == title_key), -1)
     roles = []
     for i, (key, diff, main, rep, share, linked) in enumerate(stats):
-        if key == title_key:
+        if key in keep:
+            role = keep[key]
+        elif key == title_key:
             role = "title"
         elif diff < params.diff_threshold:
             role = "static"
@@ -412,32 +475,27 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
     # of a few pages (a page and its translation) the code they share is the same by chance.
     main_keys = {st[0] for st, role in zip(stats, roles) if role == "main"}
     own = {st[0] for st, role in zip(stats, roles) if role == "static" and st[1] < SAME_TEXT
-           and not is_heading(st[0]) and not _recurs(groups, st[0], common)}
+           and not _is_heading(st[0]) and not _recurs(groups, st[0], common)}
     for i, (key, diff, main, rep, share, linked) in enumerate(stats):
-        if (roles[i] == "static" and container and i > title_pos and (is_heading(key) or key in own)
+        if (roles[i] == "static" and key not in keep and container and i > title_pos
+                and (_is_heading(key) or key in own)
                 and linked <= MAX_MAIN_LINKED and _inside(groups, key, container, keymaker)
-                and heads_body(page_keys, key, main_keys, title_key, own)):
+                and _heads_body(page_keys, key, main_keys, title_key, own)):
             roles[i] = "main"
-    sections = []
-    for (key, diff, main, rep, share, linked), role in zip(stats, roles):
-        sample = next((b.text for g in groups for b in g.get(key, ())), "")[:80]
-        sections.append(Section(key, role, round(diff, 4), round(main, 2), rep,
-                                round(share, 3), sample))
-    if not any(s.role == "main" for s in sections):
+    if "main" not in roles:
         # Still nothing (no container found): keep every varying slot outside boxes of
         # noise, or the layout would match such pages only to extract nothing.
-        sections = [replace(s, role="main") if s.role == "sub" and not in_box(s.key) else s
-                    for s in sections]
-    score = math.log(n) * sum(s.main for s in sections if s.role == "main")
-    members = tuple(sorted(p.id for p in pages)[:5])
-    return Layout("", n, round(score, 2), tuple(sections), container, members)
+        roles = [role if role != "sub" or st[0] in keep or _in_box(groups, st[0]) else "main"
+                 for st, role in zip(stats, roles)]
+    return roles
 
 
-def is_heading(key: str) -> bool:
+def _is_heading(key: str) -> bool:
+    """Whether a slot's element heads a part of a text (`_HEADING_TAGS`)."""
     return _slot_tag(key) in _HEADING_TAGS
 
 
-def heads_body(page_keys: list[list[str]], key: str, main_keys: set[str], title_key: str | None,
+def _heads_body(page_keys: list[list[str]], key: str, main_keys: set[str], title_key: str | None,
                skip: set[str] = frozenset()) -> bool:
     """Whether the blocks of slot `key` mostly stand between main text (headings and `skip` skipped).
 
@@ -450,8 +508,8 @@ def heads_body(page_keys: list[list[str]], key: str, main_keys: set[str], title_
         for j, k in enumerate(keys):
             if k != key:
                 continue
-            after = next((k2 for k2 in keys[j + 1:] if not is_heading(k2) and k2 not in skip), None)
-            before = next((k2 for k2 in reversed(keys[:j]) if not is_heading(k2) and k2 not in skip), None)
+            after = next((k2 for k2 in keys[j + 1:] if not _is_heading(k2) and k2 not in skip), None)
+            before = next((k2 for k2 in reversed(keys[:j]) if not _is_heading(k2) and k2 not in skip), None)
             total += 1
             inside += after in main_keys and (before in main_keys or before == title_key)
     return inside * 2 > total

@@ -5,8 +5,10 @@ layout's ``last_seen`` and ``seen`` on; pages that match none are clustered
 among themselves, in the site's key space, and become new layouts with fresh
 ids. Layouts no page has matched for ``stale_after`` days are flagged
 ``stale``, never deleted. Old layouts are not re-learned: only their slots'
-DiffScores are pooled with the new pages', and pinned roles stay. The same input twice changes nothing the
-second time: each update records a digest of its pages in the site's history.
+DiffScores are pooled with the new pages', and their roles given anew by
+analyze's rule; title, container and pinned roles stay. The same input twice
+changes nothing the second time: each update records a digest of its pages in
+the site's history.
 A changed site's common-noise library is re-learned from the new crawl, and its
 block classifier retrained on the new pages as the updated layouts label them.
 """
@@ -27,8 +29,8 @@ from stemmer.cluster.keys import split_element
 from stemmer.errors import PatternFileError
 from stemmer.files import write_all
 from stemmer.extract import Match, SiteMatcher, apply_layout, foreign
-from stemmer.layout.learn import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, MAX_MAIN_LINKED, AnalyzeParams, diffscore,
-                                  heads_body, is_heading)
+from stemmer.layout.learn import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, AnalyzeParams, CommonTexts, diffscore,
+                                  label_slots, main_slots, slot_stats)
 from stemmer.layout.model import Layout, PatternSet, SitePatterns
 from stemmer.layout.noise import MIN_PAGES as NOISE_MIN_PAGES, NoiseCounter
 from stemmer.layout.pins import apply_pins, layout_similarity
@@ -134,6 +136,7 @@ class _Site:
     # the first matched pages of each layout, as (blocks, keys): what its DiffScores learn from
     samples: dict[str, list[tuple[PageBlocks, tuple[str, ...]]]] = field(default_factory=dict)
     noise: NoiseCounter | None = None  # the common noise of the new crawl
+    common: CommonTexts = field(default_factory=CommonTexts)  # the texts its template repeats
     collector: SiteCollector | None = None  # every page's links and model sample; the unmatched pages to learn
 
 
@@ -189,6 +192,8 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
             continue
         st.digests.append((page.id, hashlib.sha256(page.html.encode("utf-8", "replace")).hexdigest()))
         st.noise.add(blocks)
+        if blocks.blocks:
+            st.common.add(blocks)
         m = _match(st.matcher, blocks) if st.matcher else None
         st.collector.add_parsed(page, root, blocks, learn=m is None)
         if m is not None:
@@ -280,6 +285,7 @@ def _update_site(st: _Site, date: str, stale_after: int, params: AnalyzeParams |
         still_unmatched = sum(_match(matcher, p.blocks) is None for p in keep)
     keymaker = KeyMaker(site.tokens, int(site.params.get("key_depth", params.key_depth)))
 
+    common = st.common.hashes()
     history_start = next((h.get("date") for h in site.history if h.get("date")), date)
     layouts, stale, revived = [], [], []
     for lay in site.layouts:
@@ -287,7 +293,7 @@ def _update_site(st: _Site, date: str, stale_after: int, params: AnalyzeParams |
         if n:
             if lay.stale:
                 revived.append(lay.id)
-            lay = _refine(lay, st.samples.get(lay.id, []), params, keymaker)
+            lay = _refine(lay, st.samples.get(lay.id, []), params, keymaker, common)
             lay = replace(lay, seen=lay.seen + n, last_seen=max(lay.last_seen, date), stale=False)
         elif not lay.stale:
             since = lay.last_seen or lay.first_seen or min(history_start, date)
@@ -307,44 +313,39 @@ def _update_site(st: _Site, date: str, stale_after: int, params: AnalyzeParams |
 
 
 def _refine(lay: Layout, sample: list[tuple[PageBlocks, tuple[str, ...]]], params: AnalyzeParams,
-            keymaker: KeyMaker) -> Layout:
-    """The layout with each slot's DiffScore pooled over its earlier pages and the new ones.
+            keymaker: KeyMaker, common: frozenset[int]) -> Layout:
+    """The layout with each slot's DiffScore pooled over its earlier pages and the new ones, and roles anew.
 
     A DiffScore read on a few pages is noisy, and a slot near the static
     threshold (a date, code) would otherwise keep the role its first crawl gave
-    it: the estimates are pooled by the page pairs each read, and a slot that
-    crosses the threshold gets the role analyze would give it. Title, pinned
-    slots and the main-text container stay.
+    it: the estimates are pooled by the page pairs each read, and every slot
+    gets its role by analyze's rule (`label_slots`) on the new pages. Title,
+    pinned slots, slots no new page has and the main-text container stay.
     """
     seen = min(max(lay.seen, lay.pages), DIFF_SAMPLE_PAGES)
-    title_at = next((i for i, s in enumerate(lay.sections) if s.role == "title"), -1)
-    title_key = lay.sections[title_at].key if title_at >= 0 else None
-    main_keys = {s.key for s in lay.sections if s.role == "main"}
-    sample_keys = [list(keys) for _, keys in sample]
-    sections = []
-    for i, s in enumerate(lay.sections):
-        blocks = [[b for b, k in zip(page.blocks, keys) if k == s.key] for page, keys in sample]
-        texts = [t for t in (sig("".join(b.text for b in bs))[:DIFF_MAX_LETTERS] for bs in blocks) if t]
+    groups = [{} for _ in sample]
+    for g, (page, keys) in zip(groups, sample):
+        for b, key in zip(page.blocks, keys):
+            g.setdefault(key, []).append(b)
+    stats, keep = [], {}
+    for s in lay.sections:
+        texts = [sig("".join(b.text for b in g.get(s.key, ())))[:DIFF_MAX_LETTERS] for g in groups]
+        texts = [t for t in texts if t]
         new_pairs = len(texts) * (len(texts) - 1) // 2
+        diff = s.diff
         if s.role == "title" or s.pinned or not new_pairs:
-            sections.append(s)
-            continue
-        old_n = min(seen, round(s.share * max(lay.seen, lay.pages)))
-        old_pairs = old_n * (old_n - 1) // 2
-        diff = (s.diff * old_pairs + diffscore(texts) * new_pairs) / (old_pairs + new_pairs)
-        role = s.role
-        if diff < params.diff_threshold:
-            # as analyze keeps a repeated heading amid the body's text ("Introduction", a date)
-            keep = s.role == "main" and is_heading(s.key) and heads_body(sample_keys, s.key, main_keys, title_key)
-            role = "main" if keep else "static"
-        elif s.role == "static":
-            mine = [b for bs in blocks for b in bs]
-            weight = sum(b.weight for b in mine)
-            inside = sum(keymaker.within(b.path, lay.container) for b in mine)
-            role = ("main" if lay.container and i > title_at and inside * 2 > len(mine)
-                    and sum(b.anchor_weight for b in mine) <= MAX_MAIN_LINKED * weight else "sub")
-        sections.append(replace(s, role=role, diff=round(diff, 4)))
-    return replace(lay, sections=tuple(sections))
+            keep[s.key] = s.role
+        else:
+            old_n = min(seen, round(s.share * max(lay.seen, lay.pages)))
+            old_pairs = old_n * (old_n - 1) // 2
+            diff = (s.diff * old_pairs + diffscore(texts) * new_pairs) / (old_pairs + new_pairs)
+        stats.append(slot_stats(groups, s.key, diff))
+    title_key = next((s.key for s in lay.sections if s.role == "title"), None)
+    _, _, link_list = main_slots(stats, groups, params)
+    roles = label_slots(stats, groups, [list(keys) for _, keys in sample], title_key, lay.container,
+                        link_list, keymaker, params, common, keep)
+    return replace(lay, sections=tuple(s if s.key in keep else replace(s, role=role, diff=round(st[1], 4))
+                                       for s, st, role in zip(lay.sections, stats, roles)))
 
 
 def _fresh_ids(learned: tuple[Layout, ...], existing: tuple[Layout, ...], date: str) -> tuple[Layout, ...]:

@@ -2,6 +2,8 @@
 import random
 from dataclasses import replace
 
+import pytest
+
 from stemmer import Page, analyze
 from stemmer.update.updater import update
 
@@ -74,3 +76,26 @@ def test_a_heading_amid_the_body_stays_main_when_its_text_stops_varying():
     heading, note = slot_of(site, "h2"), slot_of(site, "p.note")
     assert heading.diff < 0.5 and heading.role == "main"  # like analyze: it heads the body's text
     assert note.role == "static"
+
+
+def translated(i: int, copy: str = "") -> Page:
+    """A page of a two-page layout (a page and its translation) whose body shares a code block."""
+    html = ("<html><head><title>Note %d</title></head><body><nav><p>Home About Archive Contact</p></nav>"
+            "<article><h1>Note number %d of %s</h1><div class=\"body\"><p>%s</p>"
+            "<pre>for line in open(path): print(line.strip())</pre><p>%s</p></div></article>"
+            "<footer><p>All rights reserved by nobody</p></footer></body></html>"
+            ) % (i, i, words(100 + i, 3), words(i, 60), words(200 + i, 40))
+    return Page(f"blog.org/{copy}{i}.html", f"http://blog.org/{copy}{i}.html", "blog.org", html)
+
+
+def test_refined_roles_are_analyzes_on_the_same_pages():
+    # analyze calls the shared code main (the same by chance: the site does not
+    # repeat it); update, given the same pages again, must label every slot alike.
+    old = analyze([translated(i) for i in range(2)], date="2024-01-01")
+    [layout] = old.get("blog.org").layouts
+    assert slot_of(old.get("blog.org"), "pre").role == "main"
+    result = update([translated(i, "copy/") for i in range(2)], old, date="2024-02-01")
+    assert result.sites[0].matched == {layout.id: 2}
+    [refined] = result.patterns.get("blog.org").layouts
+    assert [(s.key, s.role) for s in refined.sections] == [(s.key, s.role) for s in layout.sections]
+    assert [s.diff for s in refined.sections] == pytest.approx([s.diff for s in layout.sections], abs=1e-3)
