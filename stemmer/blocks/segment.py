@@ -108,6 +108,11 @@ _SHOWN_FROM = re.compile(
     r"[\w-]+:(?:block|flex|grid|inline|inline-block|inline-flex|inline-grid|table|contents|flow-root)")
 
 
+# Text inside a block for screen readers only, clipped off screen by CSS: "(opens in
+# a new window)" in a link (VuePress), "Skip to content".  No one sees it on the page.
+_SCREEN_READER_ONLY = re.compile(r"(?:^|[\s-])(?:sr-only|visually-?hidden|screen-reader-text)(?=\s|$)")
+
+
 def is_hidden(el, enc: str) -> bool:
     """Whether a block element (encoded `enc`) is not shown: class ``hidden``, an inline style, `hidden`.
 
@@ -237,7 +242,8 @@ def _segment(root, with_links: bool, skip_hidden: bool) -> tuple[PageBlocks, int
     for event, el in walker:
         kind = kinds.get(el.tag)
         if event == "start":
-            if kind == _SKIP:
+            if kind == _SKIP or (kind != _BLOCK and (cls := el.get("class"))
+                                 and _SCREEN_READER_ONLY.search(cls) is not None):
                 skipped_el = el
                 skip_subtree()
                 continue

@@ -151,6 +151,8 @@ _HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6 summary dt".split())
 _HEADING_LEVEL = {f"h{n}": n for n in range(1, 7)}
 # A slot of DiffScore below this has the same text on every page.
 SAME_TEXT = 0.05
+# In a layout of fewer pages than this, a DiffScore below the threshold may be chance.
+FEW_PAGES = 10
 # A title slot varies at least this much (dates in titles keep DiffScore low).
 TITLE_MIN_DIFF = 0.2
 # Slots with at least this share of the top MainScore can hold the main text.
@@ -314,7 +316,8 @@ def _fixate_sampled(pages: list[SitePage], page_keys: list[list[str]], members: 
     if sample is None or len(members) <= sample:
         return _fixate([pages[i] for i in members], [page_keys[i] for i in members], keymaker, params, common)
     chosen = [members[k * len(members) // sample] for k in range(sample)]
-    layout = _fixate([pages[i] for i in chosen], [page_keys[i] for i in chosen], keymaker, params, common)
+    layout = _fixate([pages[i] for i in chosen], [page_keys[i] for i in chosen], keymaker, params, common,
+                     size=len(members))
     main = sum(s.main for s in layout.sections if s.role == "main")
     return replace(layout, pages=len(members), score=round(math.log(len(members)) * main, 2),
                    members=tuple(sorted(pages[i].id for i in members)[:5]))
@@ -340,10 +343,11 @@ class CommonTexts:
 
 
 def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMaker,
-            params: AnalyzeParams, common: frozenset[int] = frozenset()) -> Layout:
+            params: AnalyzeParams, common: frozenset[int] = frozenset(), size: int = 0) -> Layout:
     """Align one cluster's pages into a layout with scored, labelled sections.
 
-    `common`: the hashes of the texts the site's template repeats (`CommonTexts`).
+    `common`: the hashes of the texts the site's template repeats (`CommonTexts`);
+    `size`: the cluster's pages when `pages` is a sample of them.
     """
     n = len(pages)
     groups: list[dict[str, list[Block]]] = []
@@ -390,7 +394,8 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
         later = [stats[i][0] for i in big if i > anchor]
         container = _with_continuation(container, groups, later, keymaker)
 
-    roles = label_slots(stats, groups, page_keys, title_key, container, link_list, keymaker, params, common)
+    roles = label_slots(stats, groups, page_keys, title_key, container, link_list, keymaker, params, common,
+                        size=size)
     sections = []
     for (key, diff, main, rep, share, linked), role in zip(stats, roles):
         sample = next((b.text for g in groups for b in g.get(key, ())), "")[:80]
@@ -441,7 +446,8 @@ def main_slots(stats: list[tuple], groups, params: AnalyzeParams,
 
 def label_slots(stats: list[tuple], groups, page_keys: list[list[str]], title_key: str | None,
                 container: tuple[str, ...], link_list: bool, keymaker: KeyMaker, params: AnalyzeParams,
-                common: frozenset[int] = frozenset(), keep: dict[str, str] | None = None) -> list[str]:
+                common: frozenset[int] = frozenset(), keep: dict[str, str] | None = None,
+                size: int = 0) -> list[str]:
     """Each slot's role (title, static, main or sub): the one rule of analyze and update.
 
     Args:
@@ -451,6 +457,7 @@ def label_slots(stats: list[tuple], groups, page_keys: list[list[str]], title_ke
         link_list: the main text is link text (`main_slots`).
         common: the hashes of the texts the site's template repeats (`CommonTexts`).
         keep: roles that stay whatever the rule says (update's pinned slots).
+        size: the layout's pages when `groups` holds a sample of them.
     """
     keep = keep or {}
     title_pos = next((i for i, st in enumerate(stats) if st[0] == title_key), -1)
@@ -472,9 +479,14 @@ def label_slots(stats: list[tuple], groups, page_keys: list[list[str]], title_ke
     # its text repeats from page to page ("Introduction", "Links", a date);
     # "Related stories" over a list of links at the end of the body is not.  So
     # is any text there that the rest of the site does not repeat: in a layout
-    # of a few pages (a page and its translation) the code they share is the same by chance.
+    # of a few pages (a page and its translation) the code they share is the same by
+    # chance, and so, more or less, is unlinked text they write on one grid (a
+    # review's scores, install steps); a near-static box with links (related
+    # stories, photo credits) is the template's.
     main_keys = {st[0] for st, role in zip(stats, roles) if role == "main"}
-    own = {st[0] for st, role in zip(stats, roles) if role == "static" and st[1] < SAME_TEXT
+    few = max(len(groups), size) < FEW_PAGES
+    own = {st[0] for st, role in zip(stats, roles) if role == "static"
+           and (st[1] < SAME_TEXT or (few and st[5] == 0))
            and not _is_heading(st[0]) and not _recurs(groups, st[0], common)}
     for i, (key, diff, main, rep, share, linked) in enumerate(stats):
         if (roles[i] == "static" and key not in keep and container and i > title_pos

@@ -343,7 +343,7 @@ def _refine(lay: Layout, sample: list[tuple[PageBlocks, tuple[str, ...]]], param
     title_key = next((s.key for s in lay.sections if s.role == "title"), None)
     _, _, link_list = main_slots(stats, groups, params)
     roles = label_slots(stats, groups, [list(keys) for _, keys in sample], title_key, lay.container,
-                        link_list, keymaker, params, common, keep)
+                        link_list, keymaker, params, common, keep, size=max(lay.seen, lay.pages))
     return replace(lay, sections=tuple(s if s.key in keep else replace(s, role=role, diff=round(st[1], 4))
                                        for s, st, role in zip(lay.sections, stats, roles)))
 

@@ -224,3 +224,10 @@ def test_headline_permalinks_are_not_text(heading):
                                      '<h2><a href="/posts/santa">Quantum Santa</a></h2>'])
 def test_a_heading_whose_text_is_a_link_keeps_it(heading):
     assert [b.text for b in segment(parse_html(heading)).blocks] == ["Quantum Santa"]
+
+
+def test_text_for_screen_readers_only_is_not_text_but_its_tail_is():
+    html = ('<body><p>See the <a href="https://x.example/t">tutorial<span class="external-link-icon-sr-only">'
+            'open in new window</span></a> first.</p><a class="skip-link screen-reader-text" href="#c">Skip</a>'
+            '<p><span class="visually-hidden">Posted on</span> 2024-01-02 <span class="sr-only-hint">kept</span></p></body>')
+    assert [b.text for b in segment(parse_html(html)).blocks] == ["See the tutorial first.", "2024-01-02 kept"]

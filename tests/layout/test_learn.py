@@ -250,6 +250,24 @@ def test_code_that_a_few_pages_share_amid_their_body_is_main_and_their_frame_sta
     assert role_of(layout, "body/footer") == "static"
 
 
+def test_code_that_a_few_pages_write_alike_amid_their_body_is_main_but_a_linked_box_there_is_not():
+    """Near the static threshold, a few pages' unlinked text (code with its own comments) is chance."""
+    def page(lang: str, comment: str, related: str) -> SitePage:
+        words = _word_maker(random.Random(lang))
+        code = f"# {comment}\n$ java -jar arthas-boot.jar\n[INFO] Attach process 71560 success."
+        html = (f'<html><head><title>{(title := words(2))} | Docs</title></head><body>'
+                f'<div class="content"><h1>{title}</h1><p>{words(40)}</p><pre>{code}</pre><p>{words(40)}</p>'
+                f'<div class="rel">See also <a href="/{lang}/x">{related}</a></div><p>{words(30)}</p></div>'
+                f'<footer>Copyright the docs people</footer></body></html>')
+        return SitePage(f"{lang}/quick-start", segment(parse_html(html)))
+
+    pages = [page("zh", "先下载再启动", "快速入门的其他方法"), page("en", "download, then start", "Other ways to start")]
+    [layout] = learn_site("docs.example", pages).layouts
+    pre = next(s for s in layout.sections if s.key.endswith("div.content/pre"))
+    assert 0.05 <= pre.diff < 0.5 and pre.role == "main"
+    assert role_of(layout, "div.content/div.rel") != "main"
+
+
 def test_a_layout_whose_pages_give_little_main_text_is_suspect():
     from stemmer.layout.learn import thin_layouts
     from stemmer.layout.model import Layout, Section, SitePatterns
