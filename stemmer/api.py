@@ -1,4 +1,4 @@
-"""The verbs of stemmer as Python functions: analyze, extract, html2txt."""
+"""The verbs of stemmer as Python functions: analyze, extract, train, html2txt."""
 from __future__ import annotations
 
 import logging
@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 
 from stemmer.blocks import PageBlocks, parse_html, segment
+from stemmer.classify.site_model import TRAIN_PAGES_PER_SITE, train_on_patterns
 from stemmer.errors import StemmerError
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
@@ -33,7 +34,7 @@ def analyze(pages: Iterable[Page], *, params: AnalyzeParams | None = None,
         date: the crawl's date (``YYYY-MM-DD``), the layouts' first and last
             seen date; default today (UTC).
         site_model: also train each site's block classifier from the blocks
-            its patterns label (`stemmer.extract.site_model`), for its unmatched pages.
+            its patterns label (`stemmer.classify.site_model`), for its unmatched pages.
 
     Returns:
         One `SitePatterns` per site, with its common-noise library and site
@@ -137,6 +138,26 @@ def _checked(result: Extraction, page_letters: Callable[[], int]) -> Extraction:
         how = f"layout {result.pattern}, {result.method}" if result.pattern else result.method
         log.warning("%s: no main text found in %d letters of text (%s)", result.id, n, how)
     return result
+
+
+def train(pages: Iterable[Page], patterns, *, pages_per_site: int = TRAIN_PAGES_PER_SITE):
+    """A block classifier for pages of sites never analyzed, trained on the blocks a crawl's patterns label.
+
+    Main and title slots give main text, static and sub slots boilerplate;
+    blocks no slot knows are left out (`stemmer.classify.site_model`).
+
+    Args:
+        pages: a crawl of the analyzed sites (any order).
+        patterns: their learned patterns (`PatternSet` or a lazy pattern directory).
+        pages_per_site: pages labelled per site, so a big site does not dominate.
+
+    Returns:
+        A fitted `BlockClassifier`; ``save(path)`` writes it for ``extract --model``.
+
+    Raises:
+        ModelError: the patterns label too few blocks to train on.
+    """
+    return train_on_patterns(pages, patterns, pages_per_site=pages_per_site)
 
 
 def html2txt(html: str) -> str:

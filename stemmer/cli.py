@@ -510,6 +510,35 @@ def _run_report(args) -> int:
     return bad.status()
 
 
+# --- train ---------------------------------------------------------------
+
+def _add_train(sub) -> None:
+    p = sub.add_parser(
+        "train", help="train a block classifier from the blocks a crawl's patterns label",
+        description="Label the blocks of the analyzed sites' pages by their layouts (main and title slots: main "
+        "text; static and sub slots: not; blocks no slot knows: left out) and train a block classifier for "
+        "pages of sites never analyzed. Use it with `stemmer extract --model MODEL.json`.")
+    p.add_argument("patterns", metavar="PATTERNS", help="pattern directory or a site's .json file")
+    _add_input_options(p)
+    p.add_argument("-o", "--output", required=True, metavar="MODEL", help="write MODEL.json + MODEL.npz")
+    p.add_argument("--pages-per-site", type=_AT_LEAST_ONE, default=api.TRAIN_PAGES_PER_SITE, metavar="N",
+                   help=f"pages labelled per site (default {api.TRAIN_PAGES_PER_SITE})")
+    p.set_defaults(run=_run_train)
+
+
+def _run_train(args) -> int:
+    patterns = open_patterns(args.patterns)
+    bad = _BadInputs(args.debug)
+    clf = api.train(read_pages(args.inputs, charset=args.charset, on_error=bad), patterns,
+                    pages_per_site=args.pages_per_site)
+    json_path, _ = clf.save(args.output)
+    if not args.quiet:
+        got = clf.info_["trained_on"]["patterns"]
+        print(f"stemmer: train: {got['pages']} pages of {got['sites']} sites, {got['main_blocks']} main-text and "
+              f"{got['other_blocks']} other blocks -> {json_path}", file=sys.stderr)
+    return bad.status()
+
+
 # --- main ----------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -530,6 +559,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_crawl(sub)
     _add_update(sub)
     _add_report(sub)
+    _add_train(sub)
     return parser
 
 

@@ -15,7 +15,7 @@ from urllib.parse import urldefrag
 from stemmer.blocks import PageBlocks, parse_html, segment
 from stemmer.classify.features import PageTable, page_table
 from stemmer.cluster import KeyMaker
-from stemmer.extract.site_model import chosen, keep_sample, train_site_model
+from stemmer.classify.site_model import chosen, keep_sample, train_site_model
 from stemmer.layout.learn import AnalyzeParams, SitePage, away_texts, last_name, learn_site, own_titles
 from stemmer.layout.model import SitePatterns
 from stemmer.pages import Page

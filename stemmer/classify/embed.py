@@ -121,7 +121,7 @@ class SentenceTransformerEmbedder:
         try:
             from sentence_transformers import SentenceTransformer
         except ImportError as exc:
-            raise ModelError("sentence-transformers is not installed: pip install sentence-transformers") from exc
+            raise ModelError("sentence-transformers is not installed: pip install 'stemmer[embed]'") from exc
         try:
             st = SentenceTransformer(path, device="cpu", local_files_only=True)
         except Exception as exc:  # a missing or broken model directory: say which

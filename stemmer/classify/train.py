@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import sys
 import time
@@ -28,6 +29,8 @@ from stemmer.classify.label import align
 DEFAULT_GROUPS = tuple(g for g in GROUPS if g != "embed")
 DEFAULT_ESTIMATOR = "hgb"
 DEFAULT_THRESHOLD = 0.4
+# Training pages per site (and per kind of label: gold or patterns), so a big site does not dominate.
+PAGES_PER_SITE = 30
 
 
 @dataclass(slots=True)
@@ -44,6 +47,7 @@ class LabelledPage:
     title: str | None = None
     gold: str | None = None
     root: object = None
+    weights: list[float] | None = None  # per block; 0: no label (a block no pattern slot knows)
 
 
 def read_jsonl(path: str | Path) -> Iterator[dict]:
@@ -70,16 +74,30 @@ def labelled_pages(records: Iterator[dict], *, keep_root: bool = False) -> Itera
                            al.gold_tokens, al.gold_aligned, d.get("title"), d["text"], root if keep_root else None)
 
 
+def per_site(pages: Sequence[LabelledPage], cap: int = PAGES_PER_SITE) -> list[int]:
+    """Indices of at most `cap` pages of each site (and kind of label), chosen by a hash of the id."""
+    groups: dict[tuple[str, bool], list[int]] = {}
+    for i, p in enumerate(pages):
+        groups.setdefault((p.site, p.weights is None), []).append(i)
+    keep = []
+    for idx in groups.values():
+        keep += sorted(idx, key=lambda i: hashlib.sha256(pages[i].id.encode("utf-8")).hexdigest())[:cap]
+    return sorted(keep)
+
+
 def train(pages: Sequence[LabelledPage], *, estimator: str = DEFAULT_ESTIMATOR,
           groups: Sequence[str] = DEFAULT_GROUPS, embedder=None, threshold: float = DEFAULT_THRESHOLD,
           context: bool = True, params: dict | None = None):
-    """Fit a `BlockClassifier` on labelled pages (second stage held out by site)."""
+    """Fit a `BlockClassifier` on labelled pages (second stage held out by site; blocks of weight 0 left out)."""
     from stemmer.classify.model import BlockClassifier
 
     clf = BlockClassifier(estimator=estimator, groups=groups, embedder=embedder, threshold=threshold,
                           context=context, params=params)
+    weights = None
+    if any(p.weights is not None for p in pages):
+        weights = [p.weights if p.weights is not None else [1.0] * len(p.labels) for p in pages]
     return clf.fit([p.table for p in pages], [p.labels for p in pages],
-                   groups_of_pages=[p.site for p in pages])
+                   groups_of_pages=[p.site for p in pages], weights=weights)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -94,6 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="hashing:N, static:tokenlearn-static-model or sentence-transformers:PATH (with group embed)")
     p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)
     p.add_argument("--no-context", action="store_true", help="no second stage over neighbouring blocks")
+    p.add_argument("--pages-per-site", type=int, default=PAGES_PER_SITE, metavar="N",
+                   help=f"training pages per site (default {PAGES_PER_SITE})")
     return p
 
 
@@ -103,16 +123,20 @@ def main(argv: list[str] | None = None) -> int:
 
     start = time.perf_counter()
     pages = []
-    per_set = {}
     for ds in args.datasets:
         got = list(labelled_pages(read_jsonl(ds)))
-        name = got[0].dataset if got and got[0].dataset else Path(ds).name
+        for p in got:
+            p.dataset = p.dataset or Path(ds).name
+        pages += got
+    pages = [pages[i] for i in per_site(pages, args.pages_per_site)]
+    per_set = {}
+    for name in dict.fromkeys(p.dataset for p in pages):
+        got = [p for p in pages if p.dataset == name]
         per_set[name] = {
             "pages": len(got), "sites": len({p.site for p in got}), "blocks": sum(len(p.labels) for p in got),
             "main_blocks": sum(sum(p.labels) for p in got),
             "gold_tokens_recovered": round(sum(p.gold_aligned for p in got)
                                            / max(1, sum(p.gold_tokens for p in got)), 4)}
-        pages += got
         print(f"{name}: {per_set[name]}", file=sys.stderr)
     groups = [g for g in args.groups.split(",") if g]
     clf = train(pages, estimator=args.estimator, groups=groups, embedder=embedder_from_name(args.embedder),

@@ -16,7 +16,7 @@ from stemmer import api
 from stemmer.blocks import Block, PageBlocks
 from stemmer.classify.features import page_table
 from stemmer.extract import Extraction
-from stemmer.extract.site_model import SAMPLE_PAGES
+from stemmer.classify.site_model import SAMPLE_PAGES
 from stemmer.layout.learn import AnalyzeParams, SitePage
 from stemmer.layout.model import Patterns, SitePatterns
 from stemmer.layout.store import LazyPatterns
@@ -67,7 +67,7 @@ class ParsedChunk:
         links: texts of the chunk's links to pages of the site, by the normalised
             URL they point to, in page order.
         sample: the chunk's candidates for the site model's sample: (key, page
-            table) pairs (`stemmer.extract.site_model.keep_sample`).
+            table) pairs (`stemmer.classify.site_model.keep_sample`).
         skipped: the chunk's pages that parsing raised on (skipped with a warning).
     """
 

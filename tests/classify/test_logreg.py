@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 import stemmer
-from stemmer.classify.model import BlockClassifier, LinearScorer, fit_logreg, fit_scorer, standardize
+from stemmer.classify.logreg import fit_logreg, standardize
+from stemmer.classify.model import BlockClassifier
+from stemmer.classify.scorers import LinearScorer, fit_scorer
 
 from .conftest import article
 

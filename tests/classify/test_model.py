@@ -7,7 +7,8 @@ import pytest
 from stemmer.blocks import parse_html
 from stemmer.classify.embed import HashingEmbedder
 from stemmer.classify.features import page_table
-from stemmer.classify.model import BlockClassifier, TreeScorer
+from stemmer.classify.model import BlockClassifier
+from stemmer.classify.scorers import TreeScorer
 from stemmer.errors import ModelError
 
 from .conftest import article

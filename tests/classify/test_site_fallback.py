@@ -191,7 +191,7 @@ class _Blind:
 
 def test_a_site_model_is_kept_only_where_it_beats_the_generic_one_on_held_out_pages(learned, monkeypatch):
     from stemmer.classify.features import page_table
-    from stemmer.extract import site_model
+    from stemmer.classify import site_model
 
     tables = [page_table(parse_html(p.html)) for p in site_pages()]
     kept = site_model.train_site_model(learned, tables, generic=_Blind())

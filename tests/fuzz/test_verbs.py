@@ -29,7 +29,7 @@ FUZZ = settings(max_examples=int(os.environ.get("STEMMER_FUZZ_EXAMPLES", 6)), de
 SITES = ("alpha.example", "beta.example")
 # Every verb that reads pages or pattern files; `crawl` is fuzzed against a local server in
 # test_crawl.py.  A new verb (such as `train`) must join here: test_every_verb_is_fuzzed says so.
-FUZZED_VERBS = {"analyze", "extract", "update", "report", "html2txt"}
+FUZZED_VERBS = {"analyze", "extract", "update", "report", "html2txt", "train"}
 
 
 def test_every_verb_is_fuzzed():
@@ -106,6 +106,7 @@ def test_hostile_pages_through_every_verb(seed, tmp_path_factory, capsys, caplog
     if patterns.exists():
         assert run(capsys, caplog, "update", patterns, crawl)[0] in (0, 1)
         assert run(capsys, caplog, "report", patterns, crawl, "-o", out / "r.html")[0] in (0, 1)
+        assert run(capsys, caplog, "train", patterns, crawl, "-o", out / "model")[0] in (0, 1)
     assert_whole_files(patterns, out)
 
 

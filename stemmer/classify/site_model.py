@@ -1,4 +1,9 @@
-"""A site's own block classifier, trained by analyze from the blocks its patterns label.
+"""Block classifiers trained from the blocks a site's patterns label, not from hand-made gold.
+
+Two uses.  **The site model**: analyze trains one per site for the site's
+pages no layout matches.  **`stemmer train`** (`train_on_patterns`): the
+pattern labels of a whole crawl, many sites, train a generic model for the
+pages of sites never analyzed.
 
 The generic model has to guess what main text looks like on any site; the
 site's patterns already say it for the pages they match.  Analyze matches a
@@ -17,11 +22,19 @@ from __future__ import annotations
 import functools
 import logging
 import zlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from stemmer.classify.features import PageTable
+from stemmer.blocks import parse_html
+from stemmer.classify.features import PageTable, page_table
+from stemmer.errors import ModelError
 from stemmer.extract.match import SiteMatcher
 from stemmer.layout.model import SitePatterns
+from stemmer.pages import Page
+
+if TYPE_CHECKING:
+    from stemmer.classify.model import BlockClassifier
+    from stemmer.classify.train import LabelledPage
 
 # Pages featurized per site.  On the multi-page dev sets (benchmarks/site_fallback.py)
 # 20 and 40 pages give the same SH F1 on the forced fallback (0.911, 0.925, 0.972 on
@@ -33,6 +46,10 @@ MIN_BLOCKS = 10
 # Roles of the slots whose blocks are main text for the site model.
 MAIN_ROLES = ("main", "title")
 THRESHOLD = 0.5
+# `stemmer train`: pages labelled per site (so a big site does not dominate), and the
+# least labelled blocks of each class (main, other) it fits a model on.
+TRAIN_PAGES_PER_SITE = 50
+TRAIN_MIN_BLOCKS = 200
 # The site model is checked against the generic one only on this many held-out pages or more.
 MIN_HELD_OUT = 2
 
@@ -145,6 +162,56 @@ def _fit(labelled, site: str):
     return clf
 
 
+def pattern_labelled_pages(pages: Iterable[Page], patterns, *,
+                           pages_per_site: int = TRAIN_PAGES_PER_SITE) -> list[LabelledPage]:
+    """The pages a layout of their site matches, labelled by `pattern_labels`, at most `pages_per_site` a site.
+
+    The sample of each site is chosen by `sample_key` before matching, so it
+    is the same whatever order the crawl came in.
+
+    Args:
+        pages: a crawl (any sites).
+        patterns: a `PatternSet` or anything with ``get(site)``.
+    """
+    from stemmer.classify.train import LabelledPage  # also the `python -m` script: not imported with the package
+
+    samples: dict[str, list] = {}
+    for page in pages:
+        site = patterns.get(page.site)
+        if site is not None and site.layouts:
+            keep_sample(samples.setdefault(page.site, []), page.id, page, size=pages_per_site)
+    out = []
+    for site_name, sample in sorted(samples.items()):
+        matcher = SiteMatcher(patterns.get(site_name))
+        for page in chosen(sample, pages_per_site):
+            table = page_table(parse_html(page.html))
+            got = pattern_labels(matcher, table)
+            if got is not None and any(got[1]):
+                out.append(LabelledPage(page.id, site_name, "patterns", table, got[0], 0, 0, weights=got[1]))
+    return out
+
+
+def train_on_patterns(pages: Iterable[Page], patterns, *, pages_per_site: int = TRAIN_PAGES_PER_SITE,
+                      min_blocks: int = TRAIN_MIN_BLOCKS) -> BlockClassifier:
+    """A generic `BlockClassifier` (the shipped model's configuration) from a crawl's pattern labels.
+
+    Raises:
+        ModelError: the patterns label fewer than `min_blocks` main-text or other blocks.
+    """
+    from stemmer.classify.train import train
+
+    labelled = pattern_labelled_pages(pages, patterns, pages_per_site=pages_per_site)
+    main = sum(lab * w for p in labelled for lab, w in zip(p.labels, p.weights))
+    other = sum((1 - lab) * w for p in labelled for lab, w in zip(p.labels, p.weights))
+    sites = len({p.site for p in labelled})
+    if min(main, other) < min_blocks:
+        raise ModelError(f"the patterns label {int(main)} main-text and {int(other)} other blocks on "
+                         f"{len(labelled)} pages of {sites} sites; training needs {min_blocks} of each "
+                         "(analyze more pages or sites)")
+    clf = train(labelled)
+    clf.info_ = {"trained_on": {"patterns": {"pages": len(labelled), "sites": sites, "main_blocks": int(main),
+                                             "other_blocks": int(other)}}}
+    return clf
 @functools.lru_cache(maxsize=1)
 def _generic():
     from stemmer.classify.model import BlockClassifier
