@@ -183,10 +183,18 @@ def foreign(extraction: Extraction, match: Match, page: PageBlocks) -> bool:
 
 def _tag(block) -> str:
     """The block's tag for Markdown: a paragraph of a quotation counts as the quotation."""
-    tag = block.tag
-    if tag == "p" and any(e.startswith("blockquote") for e in block.path[-3:-1]):
-        return "blockquote"
+    tag = _MARKDOWN_TAG.get(block.path)
+    if tag is None:
+        if len(_MARKDOWN_TAG) > 100_000:
+            _MARKDOWN_TAG.clear()
+        tag = block.tag
+        if tag == "p" and any(e.startswith("blockquote") for e in block.path[-3:-1]):
+            tag = "blockquote"
+        _MARKDOWN_TAG[block.path] = tag
     return tag
+
+
+_MARKDOWN_TAG: dict[tuple[str, ...], str] = {}  # block path -> its Markdown tag: a site repeats its paths
 
 
 def unmatched(page_id: str, url: str | None, site: str, similarity: float = 0.0) -> Extraction:
