@@ -85,6 +85,9 @@ def variant(d: dict, rng: random.Random, n: int, *, drop: float, host: str | Non
             "html": etree.tostring(root, encoding="unicode", method="html")}
 
 
+TRAFILATURA_SAMPLE = 1000  # pages of the big site timed with trafilatura (copies of 252 pages: a sample suffices)
+
+
 def big_site(work: Path, n: int, drop: float) -> Path:
     """A JSON Lines crawl of `n` pages of one site: its real pages, then copies."""
     path = work / f"big-{BIG_SITE[1]}-{n}-drop{drop}.jsonl"
@@ -258,8 +261,26 @@ def dev_site_agreement() -> list[dict]:
 
 # --- the tables ----------------------------------------------------------------------------
 
+def trafilatura_seconds_per_page(crawl: Path, sample: int) -> float | None:
+    """trafilatura's CPU seconds per page to extract text from an evenly spread `sample` of a crawl's pages."""
+    try:
+        import trafilatura
+    except ImportError:
+        return None
+    with crawl.open(encoding="utf-8") as f:
+        pages = [json.loads(line) for line in f]
+    chosen = pages[:: max(1, len(pages) // sample)][:sample]
+    trafilatura.extract(chosen[0]["html"], url=chosen[0]["url"])  # warm-up, untimed
+    start = time.process_time()
+    for d in chosen:
+        trafilatura.extract(d["html"], url=d["url"], output_format="txt", with_metadata=False,
+                            include_comments=False)
+    return (time.process_time() - start) / len(chosen)
+
+
 def big_site_rows(work: Path, sizes: list[int], jobs: list[int], drop: float) -> list[dict]:
     full = big_site(work, max(sizes), drop)
+    per_page = trafilatura_seconds_per_page(full, TRAFILATURA_SAMPLE)
     rows = []
     for n in sizes:
         crawl = full if n == max(sizes) else head(full, n)
@@ -270,6 +291,8 @@ def big_site_rows(work: Path, sizes: list[int], jobs: list[int], drop: float) ->
             doc = json.loads(next(f for f in out.glob("*.json") if is_pattern_file(f)).read_text())
             row["layouts"] = len(doc["layouts"])
             row["covered"] = sum(lay["pages"] for lay in doc["layouts"])
+            if per_page:
+                row["x_trafilatura"] = row["cpu_s"] / (n * per_page)
             rows.append(row)
             print(f"  big site: {n} pages, -j {j}: {row['wall_s']:.1f} s", file=sys.stderr)
     for r in rows:
@@ -343,7 +366,10 @@ def main() -> None:
                      ("CPU s", "cpu_s", ".1f"), ("peak RSS, largest process MB", "rss_max_mb", ".0f"),
                      ("peak RSS, all processes MB", "rss_tree_mb", ".0f"), ("layouts", "layouts", "d"),
                      ("pages in layouts", "covered", "d"), ("growth exponent from 1,000 (wall)", "exponent", ".2f"),
-                     ("growth exponent from 1,000 (CPU)", "exponent_cpu", ".2f")])
+                     ("growth exponent from 1,000 (CPU)", "exponent_cpu", ".2f"),
+                     ("CPU s / trafilatura's extract CPU s", "x_trafilatura", ".3f")])
+        print(f"\n(trafilatura's extract time: its CPU seconds per page on {TRAFILATURA_SAMPLE} evenly spread "
+              "pages of the largest crawl, times the pages)")
     if "agreement" not in args.skip:
         full = big_site(work, max(sizes), args.drop)
         with full.open(encoding="utf-8") as f:
