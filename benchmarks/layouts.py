@@ -29,7 +29,6 @@ import json
 import math
 import random
 import re
-import statistics
 import subprocess
 import sys
 import time

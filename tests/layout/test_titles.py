@@ -1,5 +1,4 @@
 """The title slot by the agreement of each page's own names for itself, and the listing pages that have none."""
-import json
 import random
 
 import pytest
