@@ -3,7 +3,7 @@ import logging
 
 from stemmer.api import analyze, extract, html2txt, train
 from stemmer.crawl import CrawlOptions, CrawlReport, crawl
-from stemmer.errors import ClusterError, CrawlError, InputError, ModelError, PatternFileError, StemmerError
+from stemmer.errors import ClusterError, CrawlError, InputError, ModelError, PatternFileError, SettingError, StemmerError
 from stemmer.extract import Extraction
 from stemmer.layout.learn import AnalyzeParams
 from stemmer.layout.model import Layout, Patterns, PatternSet, Section, SitePatterns
@@ -17,7 +17,7 @@ __all__ = [
     "AnalyzeParams", "CrawlOptions", "CrawlReport", "Extraction", "Layout", "Page", "Patterns", "PatternSet",
     "Section", "SitePatterns", "UpdateResult", "__version__",
     "analyze", "crawl", "extract", "html2txt", "load_patterns", "read_pages", "report", "save_patterns", "train", "update",
-    "StemmerError", "InputError", "PatternFileError", "ModelError", "CrawlError", "ClusterError",
+    "StemmerError", "InputError", "PatternFileError", "ModelError", "CrawlError", "ClusterError", "SettingError",
 ]
 
 logging.getLogger("stemmer").addHandler(logging.NullHandler())

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 from stemmer import api
-from stemmer.blocks import WALKER
+from stemmer.blocks import WALKER, WALKER_ERROR
 from stemmer.crawl import CrawlOptions, crawl
 from stemmer.errors import InputError, StemmerError
 from stemmer.extract.fallback import GENERIC
@@ -564,6 +564,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if WALKER_ERROR:
+        print(f"stemmer: error: {WALKER_ERROR}", file=sys.stderr)
+        return 1
     parser = build_parser()
     args = parser.parse_args(argv)
     quiet = getattr(args, "quiet", False)

@@ -23,3 +23,7 @@ class CrawlError(StemmerError):
 
 class ClusterError(StemmerError):
     """A Dask cluster that cannot be used: Dask not installed, or its scheduler unreachable."""
+
+
+class SettingError(StemmerError):
+    """An environment setting that cannot be honoured (``STEMMER_WALKER``)."""

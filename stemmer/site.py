@@ -10,17 +10,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import replace
-from urllib.parse import urldefrag
 
 from stemmer.blocks import PageBlocks, parse_html, segment
 from stemmer.classify.features import PageTable, page_table
 from stemmer.cluster import KeyMaker
 from stemmer.classify.site_model import chosen, keep_sample, train_site_model
-from stemmer.layout.learn import AnalyzeParams, SitePage, away_texts, last_name, learn_site, own_titles
+from stemmer.layout.learn import AnalyzeParams, SitePage, away_texts, learn_site, own_titles
 from stemmer.layout.model import SitePatterns
 from stemmer.pages import Page
 from stemmer.update.history import stamp
-from stemmer.urls import join_url, split_url
+from stemmer.urls import LinkResolver, last_name, normal_url
 
 log = logging.getLogger("stemmer")
 
@@ -45,6 +44,7 @@ class SiteCollector:
         self.sample: list = []
         self._targets: dict[str, SitePage] = {}
         self._outlinks: list[tuple[str, list[tuple[str, str]]]] = []
+        self._links = LinkResolver()
 
     def add(self, page: Page) -> SitePage | None:
         """Parse a page of the site and keep it to learn from; None, with a warning, if parsing raises."""
@@ -59,7 +59,8 @@ class SiteCollector:
 
     def add_parsed(self, page: Page, root, blocks: PageBlocks, *, learn: bool = True) -> SitePage:
         """Keep a page parsed by the caller; with `learn` False only its links and sample count (update: it matched)."""
-        sp = SitePage(page.id, blocks, list(page.anchors), own_titles(root), away_texts(page.url, blocks.links))
+        sp = SitePage(page.id, blocks, list(page.anchors), own_titles(root),
+                      away_texts(page.url, blocks.links, self._links))
         if learn:
             self.pages.append(sp)
         if self.site_model and blocks.blocks:
@@ -83,9 +84,9 @@ class SiteCollector:
             source = normal_url(base)
             for href, text in links:
                 if (not text or href.startswith(("#", "javascript:", "mailto:"))
-                        or last_name(href) not in names):  # cheap test before urljoin
+                        or last_name(href) not in names):  # cheap test before resolving
                     continue
-                target = normal_url(join_url(base, href))
+                target = self._links.resolve(base, href).normal
                 if target and target != source and target in targets:
                     texts.setdefault(target, []).append(text)
         return texts
@@ -118,17 +119,3 @@ def collect_site(site: str, pages: Iterable[Page], *, site_model: bool = True) -
     for page in pages:
         collector.add(page)
     return collector
-
-
-def normal_url(url: str | None) -> str | None:
-    """The URL without fragment and index file: the key that link targets and pages share.
-
-    None for no URL or a malformed one.
-    """
-    if not url or split_url(url) is None:
-        return None
-    url = urldefrag(url)[0]
-    for index in ("index.html", "index.htm"):
-        if url.endswith("/" + index):
-            url = url[: -len(index)]
-    return url

@@ -1,7 +1,8 @@
 from stemmer import analyze
 from stemmer.blocks import parse_html, segment
 from stemmer.layout.learn import AnalyzeParams
-from stemmer.site import SiteCollector, collect_site, normal_url
+from stemmer.site import SiteCollector, collect_site
+from stemmer.urls import normal_url
 
 DATE = "2024-05-01"
 

@@ -11,6 +11,7 @@ import os
 from stemmer.blocks import walk as _python_walker
 from stemmer.blocks.block import HIDDEN_PAGE_RATIO, PageBlocks
 from stemmer.blocks.walk import Recorder
+from stemmer.errors import SettingError
 
 try:
     from stemmer.blocks import _walker as _compiled_walker
@@ -22,19 +23,25 @@ if _compiled_walker is not None:
     WALKERS["compiled"] = _compiled_walker.walk
 
 
-def _chosen_walker() -> str:
+def _chosen_walker() -> tuple[str, str | None]:
+    """The walker to use, and why not the one STEMMER_WALKER asks for (None where it can be had).
+
+    Not raised here: an import error would be a traceback; the CLI says it in one
+    line and `segment` raises it for API callers.
+    """
+    default = "compiled" if "compiled" in WALKERS else "python"
     wanted = os.environ.get("STEMMER_WALKER", "").strip().lower()
     if not wanted:
-        return "compiled" if "compiled" in WALKERS else "python"
+        return default, None
     if wanted not in ("python", "compiled"):
-        raise ImportError(f"STEMMER_WALKER={wanted!r}: choose python or compiled")
+        return default, f"STEMMER_WALKER={wanted!r}: choose python or compiled"
     if wanted not in WALKERS:
-        raise ImportError("STEMMER_WALKER=compiled, but the compiled walker is not built "
-                          "(reinstall with a C compiler: pip install -e .)")
-    return wanted
+        return default, ("STEMMER_WALKER=compiled, but the compiled walker is not built "
+                         "(reinstall with a C compiler: pip install -e .)")
+    return wanted, None
 
 
-WALKER = _chosen_walker()  # the walker in use: "compiled" or "python"
+WALKER, WALKER_ERROR = _chosen_walker()  # the walker in use ("compiled" or "python"), and a bad request
 
 
 def segment(root, *, with_links: bool = False, recorder: Recorder | None = None,
@@ -51,6 +58,8 @@ def segment(root, *, with_links: bool = False, recorder: Recorder | None = None,
     Returns:
         The page's blocks; blocks without a letter are left out.
     """
+    if WALKER_ERROR and walker is None:
+        raise SettingError(WALKER_ERROR)
     if root is None:
         return PageBlocks(())
     walk = WALKERS[walker or WALKER]

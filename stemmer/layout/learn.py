@@ -23,7 +23,7 @@ from stemmer.cluster.large import EXACT_MAX_PAGES, cluster_large
 from stemmer.cluster.similarity import repeats
 from stemmer.layout.model import Layout, Section, SitePatterns
 from stemmer.layout.noise import MIN_PAGES as NOISE_MIN_PAGES, MIN_SHARE as NOISE_MIN_SHARE, learn_noise
-from stemmer.urls import join_url, split_url
+from stemmer.urls import LinkResolver, last_name
 
 
 @dataclass(frozen=True)
@@ -99,30 +99,19 @@ def _headlines(doc) -> list[str]:
     return ([" ".join(own.split())] if isinstance(own, str) else []) + _headlines(doc.get("@graph"))
 
 
-def away_texts(url: str | None, links) -> frozenset[str]:
+def away_texts(url: str | None, links, resolver: LinkResolver | None = None) -> frozenset[str]:
     """The letters of a page's link texts that point to other pages.
 
     Not to a fragment, and not to the page itself: a link whose path ends in the
     page's own last name counts as its own (a headline's permalink, even one
-    whose relative href a mirror broke).
+    whose relative href a mirror broke).  `resolver`: the site's, shared by its pages.
     """
     if not url:
         return frozenset()
     own = last_name(url)
+    resolve = (resolver or LinkResolver()).resolve
     return frozenset(sig(text) for href, text in links
-                     if text and not href.startswith(("#", "javascript:")) and last_name(join_url(url, href) or "") != own)
-
-
-def last_name(url: str) -> str:
-    """The last path segment of a URL or href, without query, fragment and index file."""
-    path = url.split("#", 1)[0].split("?", 1)[0]
-    if "//" in path:
-        parts = split_url(path)
-        path = parts.path if parts else ""
-    for index in ("index.html", "index.htm"):
-        if path.endswith("/" + index):
-            path = path[: -len(index)]
-    return path.rstrip("/").rsplit("/", 1)[-1]
+                     if text and not href.startswith(("#", "javascript:")) and resolve(url, href).name != own)
 
 
 # A layout whose pages have fewer letters of main text than this on average is suspect.

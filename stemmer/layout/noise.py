@@ -39,13 +39,12 @@ MIN_PAGES = 3
 # Texts longer than this are never noise entries: a long block that recurs is a
 # static slot the patterns already know, and long texts would bloat the file.
 MAX_TEXT = 500
-_SPACE = re.compile(r"\s+")
 _DIGITS = re.compile(r"\d+")
 
 
 def normalize(text: str) -> str:
     """The text as the library compares it: whitespace collapsed, lower case, digit runs folded to ``0``."""
-    return _DIGITS.sub("0", _SPACE.sub(" ", text).strip().lower())
+    return _DIGITS.sub("0", " ".join(text.split()).lower())  # split(): the whitespace of `\s`, faster
 
 
 def entry(block: Block) -> tuple[str, str]:

@@ -22,7 +22,8 @@ from stemmer.layout.model import Patterns, SitePatterns
 from stemmer.layout.store import LazyPatterns
 from stemmer.pages import Page
 from stemmer.scale.spill import SiteChunks, read_chunk, read_site
-from stemmer.site import SiteCollector, collect_site, normal_url
+from stemmer.site import SiteCollector, collect_site
+from stemmer.urls import normal_url
 
 
 @dataclass(frozen=True, slots=True)

@@ -178,3 +178,11 @@ def test_an_unknown_walker_is_refused_by_name():
     done = stemmer_cli("--version", walker="fortran")
     assert done.returncode != 0
     assert "STEMMER_WALKER='fortran': choose python or compiled" in done.stderr
+
+
+def test_an_unknown_walker_is_one_line_and_refused_by_the_api_too():
+    done = stemmer_cli("--version", walker="fortran")
+    assert "Traceback" not in done.stderr and done.stderr.count("\n") == 1
+    script = "from stemmer import SettingError, html2txt\ntry:\n    html2txt('<p>x</p>')\nexcept SettingError:\n    print('refused')"
+    env = {**os.environ, "STEMMER_WALKER": "fortran", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    assert subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True).stdout == "refused\n"
