@@ -19,7 +19,7 @@ from stemmer.layout.learn import AnalyzeParams, SitePage, away_texts, learn_site
 from stemmer.layout.model import SitePatterns
 from stemmer.pages import Page
 from stemmer.update.history import stamp
-from stemmer.urls import LinkResolver, last_name, normal_url
+from stemmer.urls import LinkResolver, normal_url
 
 log = logging.getLogger("stemmer")
 
@@ -78,15 +78,13 @@ class SiteCollector:
             urls: the targets (normalised); default the pages kept to learn from.
         """
         targets = set(self._targets) if urls is None else set(urls)
-        names = {last_name(u) for u in targets}
         texts: dict[str, list[str]] = {}
         for base, links in self._outlinks:
             source = normal_url(base)
             for href, text in links:
-                if (not text or href.startswith(("#", "javascript:", "mailto:"))
-                        or last_name(href) not in names):  # cheap test before resolving
+                if not text or href.startswith(("#", "javascript:", "mailto:")):
                     continue
-                target = self._links.resolve(base, href).normal
+                target = self._links.resolve(base, href).normal  # resolved once already, by `away_texts`
                 if target and target != source and target in targets:
                     texts.setdefault(target, []).append(text)
         return texts
