@@ -49,13 +49,21 @@ class SiteMatcher:
         own: dict[str, int] = {}
         for key, b in zip(keys, page.blocks):
             own[key] = own.get(key, 0) + b.weight
-        own_reps = {k: repeats(w) for k, w in own.items()}
+        # The page's keys once each, in order of first occurrence, as `layout_sequence` lists
+        # them: with their ids (fresh negative ones for keys no layout knows) and own repeats.
+        ids, fresh, items = self._ids, -1, []
+        for key, weight in own.items():
+            kid = ids.get(key)
+            if kid is None:
+                kid, fresh = fresh, fresh - 1
+            items.append((key, kid, repeats(weight)))
         best, best_sim = None, -1.0
         for lay, reps, seq, required in self._layouts:
             if self.strict and not required <= own.keys():
                 continue
-            # `own` lists the page's keys once each, in order of first occurrence, as the sequence does
-            page_seq = layout_sequence(own, self._ids, {**own_reps, **reps})
+            page_seq: list[int] = []  # a key the layout knows counts as often as in the layout
+            for key, kid, own_repeats in items:
+                page_seq.extend([kid] * reps.get(key, own_repeats))
             sim = similarity(page_seq, seq)
             if sim > best_sim:
                 best, best_sim = lay, sim

@@ -186,3 +186,15 @@ def test_an_unknown_walker_is_one_line_and_refused_by_the_api_too():
     script = "from stemmer import SettingError, html2txt\ntry:\n    html2txt('<p>x</p>')\nexcept SettingError:\n    print('refused')"
     env = {**os.environ, "STEMMER_WALKER": "fortran", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
     assert subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True).stdout == "refused\n"
+
+
+@compiled
+@pytest.mark.parametrize("depth", [0, 1, 3, 254, 255, 256, 257, 400])
+def test_the_compiled_depth_test_finds_what_the_xpath_finds(depth):
+    from lxml import etree
+
+    from stemmer.blocks.segment import nests_deeper
+    html = f"<html><body><!-- c --><p>x</p>{'<div>' * depth}deep{'</div>' * depth}<?pi x?><p>t</p></body></html>"
+    root = etree.fromstring(html.encode(), etree.HTMLParser(huge_tree=True))
+    for limit in (1, 2, 3, 255, 256, 257, 258):
+        assert nests_deeper(root, limit) == bool(root.xpath("/".join(["*"] * limit))), limit
