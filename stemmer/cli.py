@@ -301,7 +301,8 @@ def _run_analyze(args) -> int:
             print(f"stemmer: analyze: {site.site}: {_n(site.layouts, 'layout')} learned from {site.covered} "
                   f"of its {_n(site.pages, 'page')}", file=sys.stderr)
             if site.suspect:
-                print(f"stemmer: analyze: {site.site}: suspect: {', '.join(site.suspect)} give their pages "
+                print(f"stemmer: analyze: {site.site}: suspect: {', '.join(site.suspect)} "
+                      f"{'give their pages' if len(site.suspect) > 1 else 'gives its pages'} "
                       "little or no main text (see `stemmer report`)", file=sys.stderr)
         print(f"stemmer: analyze: {_n(report.pages, 'page')}{args.losses.note(bad)}, "
               f"{_n(len(report.sites), 'pattern file')} in {args.output} ({seconds:.1f} s)", file=sys.stderr)

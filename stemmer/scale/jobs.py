@@ -8,8 +8,11 @@ results, and a task lost with its worker can simply run again.
 """
 from __future__ import annotations
 
+import logging
+import os
 import traceback
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from stemmer import api
@@ -24,6 +27,47 @@ from stemmer.pages import Page
 from stemmer.scale.spill import SiteChunks, read_chunk, read_site
 from stemmer.site import SiteCollector, collect_site
 from stemmer.urls import normal_url
+
+
+log = logging.getLogger("stemmer")
+
+
+def told(parent: int, task: Callable, *args) -> tuple[object, list[logging.LogRecord]]:
+    """`task(*args)`, and the warnings it logged where it ran in a worker process, for the parent to log (`retell`).
+
+    A worker's own log goes nowhere: its skipped pages would be neither shown nor
+    counted in the run's summary.  `parent`: the pid of the process that gives the
+    tasks (where a task runs there, its warnings were logged as they came).
+    """
+    if os.getpid() == parent:
+        return task(*args), []
+    kept = _Kept()
+    log.addHandler(kept)
+    try:
+        return task(*args), kept.records
+    finally:
+        log.removeHandler(kept)
+
+
+def retell(result_and_records: tuple[object, list[logging.LogRecord]]):
+    """Log again here the warnings of a `told` task; its result."""
+    result, records = result_and_records
+    for record in records:
+        log.handle(record)
+    return result
+
+
+class _Kept(logging.Handler):
+    """A task's warnings, made picklable (their message formatted, no exception objects)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        record.msg, record.args = record.getMessage(), None
+        record.exc_info = record.exc_text = record.stack_info = None
+        self.records.append(record)
 
 
 @dataclass(frozen=True, slots=True)

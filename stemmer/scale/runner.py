@@ -40,7 +40,8 @@ from stemmer.layout.learn import AnalyzeParams, thin_layouts
 from stemmer.layout.model import Patterns, SitePatterns
 from stemmer.layout.store import LazyPatterns, open_patterns, save_patterns
 from stemmer.pages import Page
-from stemmer.scale.jobs import ParsedChunk, SiteFailure, analyze_site, extract_batch, learn_chunks, parse_chunk
+from stemmer.scale.jobs import (ParsedChunk, SiteFailure, analyze_site, extract_batch, learn_chunks, parse_chunk, retell,
+                                told)
 from stemmer.scale.spill import CHUNK_PAGES, SiteChunks, SiteSpill, read_urls
 from stemmer.update.history import check_date, today
 
@@ -177,9 +178,10 @@ class _AnalyzeRun:
             if parallel_parse and len(site.chunks) >= BIG_SITE_CHUNKS:
                 urls = read_urls(site)
                 got = self.chunks.setdefault(name, {})
-                tasks += [delayed(parse_chunk)(site, k, urls) for k in range(len(site.chunks)) if k not in got]
+                tasks += [delayed(told)(os.getpid(), parse_chunk, site, k, urls)
+                          for k in range(len(site.chunks)) if k not in got]
             else:
-                tasks.append(delayed(analyze_site)(site, self.params, self.date))
+                tasks.append(delayed(told)(os.getpid(), analyze_site, site, self.params, self.date))
         return tasks
 
     def take(self, result: SitePatterns | SiteFailure | ParsedChunk) -> None:
@@ -249,7 +251,7 @@ def _run_rounds(run: _AnalyzeRun, parallel: Callable) -> None:
                 log.warning("a worker failed (%s: %s); running the sites not done again",
                             type(exc).__name__, exc)
                 break
-            run.take(result)
+            run.take(retell(result))
     if run.tasks(parallel_parse=True):
         run.fail_rest(f"lost with its worker {MAX_ROUNDS} times ({type(lost).__name__}: {lost})")
 
@@ -300,9 +302,10 @@ def extract_crawl(pages: Iterable[Page], patterns: Patterns | str | os.PathLike 
     from joblib import delayed
 
     with _backend(jobs, scheduler) as parallel:
-        tasks = (delayed(extract_batch)(batch, shipped, options) for batch in _batches(pages, batch_pages))
+        tasks = (delayed(told)(os.getpid(), extract_batch, batch, shipped, options)
+                 for batch in _batches(pages, batch_pages))
         for results in parallel("generator")(tasks):
-            yield from results
+            yield from retell(results)
 
 
 def _batches(pages: Iterable[Page], size: int) -> Iterator[list[Page]]:

@@ -1,6 +1,12 @@
+import logging
+import os
+import subprocess
 import sys
+from pathlib import Path
 
 from stemmer.cli import main
+from stemmer.pages import SKIPPED_PAGE
+from stemmer.scale.jobs import retell, told
 
 from .conftest import files
 
@@ -46,3 +52,30 @@ def test_scheduler_without_dask_is_one_error_line(capsys, tmp_path, crawl, write
     assert code == 1
     assert capsys.readouterr().err.strip().splitlines()[-1] == \
         "stemmer: error: a --scheduler needs Dask: pip install 'stemmer[dask]'"
+
+
+def test_a_workers_warnings_are_shown_and_counted(tmp_path):
+    # a worker process's log goes nowhere of itself: its warnings travel back with its results
+    site = tmp_path / "s.example"
+    site.mkdir()
+    for k in range(3):
+        (site / f"p{k}.html").write_text(f"<html><body>{'<div>' * 300}deep {k}{'</div>' * 300}<p>after</p></body></html>")
+    for verb in (["extract", str(site), "-o", str(tmp_path / "x.jsonl")], ["analyze", str(site), "-o", str(tmp_path / "p")]):
+        done = subprocess.run([sys.executable, "-m", "stemmer", *verb, "-j", "2"], capture_output=True, text=True,
+                              env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+        assert done.stderr.count("nested deeper than 256") == 3, done.stderr
+
+
+def _lose(page_id: str) -> str:
+    logging.getLogger("stemmer").warning("%s: skipped, on purpose", page_id, extra=SKIPPED_PAGE)
+    return page_id
+
+
+def test_a_page_a_worker_skipped_counts_as_lost_here(caplog):
+    from joblib import Parallel, delayed
+
+    got = Parallel(n_jobs=2)(delayed(told)(os.getpid(), _lose, f"p{k}") for k in range(4))
+    with caplog.at_level(logging.WARNING, logger="stemmer"):
+        assert [retell(r) for r in got] == ["p0", "p1", "p2", "p3"]
+    assert [(r.getMessage(), r.stemmer_lost) for r in caplog.records] == [(f"p{k}: skipped, on purpose", "page")
+                                                                       for k in range(4)]
