@@ -504,13 +504,16 @@ def _heads_body(page_keys: list[list[str]], key: str, main_keys: set[str], title
     the body's; one after the template ("Latest news" over an index) or over
     what follows the body ("Related stories" over links) heads something else.
     """
+    def counts(k2: str) -> bool:  # the title heads the body: a heading, but never skipped
+        return k2 == title_key or not (_is_heading(k2) or k2 in skip)
+
     inside = total = 0
     for keys in page_keys:
         for j, k in enumerate(keys):
             if k != key:
                 continue
-            after = next((k2 for k2 in keys[j + 1:] if not _is_heading(k2) and k2 not in skip), None)
-            before = next((k2 for k2 in reversed(keys[:j]) if not _is_heading(k2) and k2 not in skip), None)
+            after = next((k2 for k2 in keys[j + 1:] if counts(k2)), None)
+            before = next((k2 for k2 in reversed(keys[:j]) if counts(k2)), None)
             total += 1
             inside += after in main_keys and (before in main_keys or before == title_key)
     return inside * 2 > total

@@ -250,6 +250,22 @@ def test_code_that_a_few_pages_share_amid_their_body_is_main_and_their_frame_sta
     assert role_of(layout, "body/footer") == "static"
 
 
+def test_code_right_under_the_headline_of_a_few_pages_is_main():
+    """The title heads the body: code between it and the first paragraph is the body's, not the frame's."""
+    def page(lang: str) -> SitePage:
+        words = _word_maker(random.Random(lang))
+        html = (f'<html><head><title>{(title := words(2))} | Docs</title></head><body>'
+                f'<div class="toc"><p>{words(1)}</p></div>'
+                f'<div class="content"><h1>{title}</h1><pre>$ curl -O https://example.org/demo.jar</pre>'
+                f'<p>{words(40)}</p><pre>$ java -jar demo.jar</pre><p>{words(40)}</p></div>'
+                f'<footer>Copyright the docs people</footer></body></html>')
+        return SitePage(f"{lang}/start", segment(parse_html(html)))
+
+    [layout] = learn_site("docs.example", [page("zh"), page("en")]).layouts
+    assert role_of(layout, "div.content/h1") == "title"
+    assert role_of(layout, "div.content/pre") == "main"
+
+
 def test_code_that_a_few_pages_write_alike_amid_their_body_is_main_but_a_linked_box_there_is_not():
     """Near the static threshold, a few pages' unlinked text (code with its own comments) is chance."""
     def page(lang: str, comment: str, related: str) -> SitePage:
