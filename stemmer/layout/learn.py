@@ -375,7 +375,8 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
         # On short pages the headline can weigh as much as the body: the first
         # big slot may be the title when another one follows it.
         candidates = stats[:big[0] + (len(big) > 1)]
-        title_key = _title_key(pages, groups, candidates, stats[big[0]][0], params, in_box)
+        title_key = _title_key(pages, groups, candidates, stats[big[0]][0], params, in_box,
+                               few=max(n, size) < FEW_PAGES)
     title_pos = next((i for i, st in enumerate(stats) if st[0] == title_key), -1)
     anchor = next((i for i in big if i > title_pos), None)
     container = _container(groups, stats[anchor][0], keymaker) if anchor is not None else ()
@@ -578,7 +579,7 @@ def agreement(text: str, refs, head: str = "") -> float:
 
 
 def _title_key(pages: list[SitePage], groups, candidates, body_key: str,
-               params: AnalyzeParams, in_box) -> str | None:
+               params: AnalyzeParams, in_box, *, few: bool = False) -> str | None:
     """The slot most pages vote for as their title; None when most find none.
 
     A page votes for the slot whose text agrees best with the texts that name
@@ -590,14 +591,19 @@ def _title_key(pages: list[SitePage], groups, candidates, body_key: str,
         best, best_score = None, params.title_threshold
         head = sig(p.blocks.title)
         for key, diff, *_ in candidates:
-            if key not in g or diff < TITLE_MIN_DIFF:
+            static = diff < TITLE_MIN_DIFF
+            if key not in g or (static and (not few or in_box(key))):
                 continue
             text = sig(g[key][0].text)
             if not text or text in p.away:
                 continue
             # Varying slots are likelier titles; dates in titles keep DiffScore
-            # low, so it only halves the score at worst.
-            match = agreement(text, p.refs, head) * (0.5 + 0.5 * diff)
+            # low, so it only halves the score at worst.  A slot that barely varies
+            # among a few pages, outside boxes of noise (a menu's entry for the page),
+            # does so by chance (a page and its translation, both titled by a
+            # command's name): it may still be the title, by the texts that name
+            # the page alone (not the whole `<title>`, which names the site too).
+            match = agreement(text, p.refs, "" if static else head) * (1.0 if static else 0.5 + 0.5 * diff)
             match = match * (BOXED_TITLE if in_box(key) else 1.0) + HEADING_BONUS.get(_slot_tag(key), 0.0)
             if match > best_score:
                 best, best_score = key, match

@@ -266,6 +266,22 @@ def test_code_right_under_the_headline_of_a_few_pages_is_main():
     assert role_of(layout, "div.content/pre") == "main"
 
 
+def test_the_headline_a_page_and_its_translation_share_is_their_title():
+    """Two pages titled by one command's name: their h1 is the same by chance, not the frame's."""
+    def page(lang: str, tutorial: str) -> SitePage:
+        words = _word_maker(random.Random(lang))
+        html = (f'<html><head><title>retransform | Docs</title></head><body>'
+                f'<nav class="menu"><a href="/">Home</a> <a href="/{lang}/retransform">retransform</a></nav>'
+                f'<div class="content"><h1>retransform</h1><p>mc-retransform {tutorial}</p>'
+                f'<p>{words(40)}</p><p>{words(40)}</p></div>'
+                f'<footer>Copyright the docs people</footer></body></html>')
+        return SitePage(f"{lang}/retransform", segment(parse_html(html)))
+
+    [layout] = learn_site("docs.example", [page("zh", "在线教程"), page("en", "online tutorial")]).layouts
+    assert role_of(layout, "div.content/h1") == "title"
+    assert role_of(layout, "nav.menu") == "static"
+
+
 def test_code_that_a_few_pages_write_alike_amid_their_body_is_main_but_a_linked_box_there_is_not():
     """Near the static threshold, a few pages' unlinked text (code with its own comments) is chance."""
     def page(lang: str, comment: str, related: str) -> SitePage:
