@@ -451,6 +451,7 @@ def label_slots(stats: list[tuple], groups, page_keys: list[list[str]], title_ke
     """
     keep = keep or {}
     title_pos = next((i for i, st in enumerate(stats) if st[0] == title_key), -1)
+    head = _title_box(groups, title_key, container, stats[title_pos + 1:], keymaker) if container else ()
     roles = []
     for i, (key, diff, main, rep, share, linked) in enumerate(stats):
         if key in keep:
@@ -460,7 +461,7 @@ def label_slots(stats: list[tuple], groups, page_keys: list[list[str]], title_ke
         elif diff < params.diff_threshold:
             role = "static"
         elif (container and i > title_pos and (link_list or linked <= MAX_MAIN_LINKED)
-              and _inside(groups, key, container, keymaker)):
+              and _inside(groups, key, container, keymaker) and not (head and _inside(groups, key, head, keymaker))):
             role = "main"
         else:
             role = "sub"
@@ -490,6 +491,25 @@ def label_slots(stats: list[tuple], groups, page_keys: list[list[str]], title_ke
         roles = [role if role != "sub" or st[0] in keep or _in_box(groups, st[0]) else "main"
                  for st, role in zip(stats, roles)]
     return roles
+
+
+def _title_box(groups, title_key: str | None, container: tuple[str, ...], later: list[tuple],
+               keymaker: KeyMaker) -> tuple[str, ...]:
+    """The element of the container that holds the title apart from the body (an article's ``<header>``), or ().
+
+    What shares it with the title (a subtitle, the date, the tags) is the
+    headline's furniture, not main text.  `later`: the slots after the title;
+    an element that holds most of their text holds the body too, and is no box.
+    """
+    if title_key is None or not _inside(groups, title_key, container, keymaker):
+        return ()
+    chain = _container(groups, title_key, keymaker)
+    if len(chain) <= len(container):
+        return ()
+    box = chain[:len(container) + 1]
+    body = sum(st[2] for st in later)
+    held = sum(st[2] for st in later if _inside(groups, st[0], box, keymaker))
+    return () if held * 2 > body else box
 
 
 def _is_heading(key: str) -> bool:

@@ -190,6 +190,24 @@ def test_a_repeated_heading_over_body_text_is_main_and_one_over_links_is_not():
     assert role_of(layout, "h1.headline") == "title"
 
 
+def test_what_shares_the_headlines_header_is_not_main_text():
+    """A post whose body sits in the element that also holds its <header>: subtitle and date are the header's."""
+    def page(n: int) -> SitePage:
+        words = _word_maker(random.Random(300 + n))
+        html = (f'<html><head><title>{(title := words(3))} | Blog</title></head><body>'
+                f'<nav class="menu"><a href="/">Home</a> <a href="/about">About us</a></nav>'
+                f'<div class="post"><header class="post-header"><h1>{title}</h1><h2>{words(4)}</h2>'
+                f'<p class="meta">{n + 1} May 2018</p></header>'
+                + "".join(f"<p>{words(40)}</p>" for _ in range(4)) +
+                f'</div><footer>Copyright the blog people</footer></body></html>')
+        return SitePage(f"post-{n}", segment(parse_html(html)))
+
+    [layout] = learn_site("blog.example", [page(n) for n in range(6)]).layouts
+    assert role_of(layout, "header.post-header/h1") == "title"
+    assert role_of(layout, "header.post-header/h2") == "sub"
+    assert role_of(layout, "div.post/p") == "main"
+
+
 def _manual_page(n: int, label: str, heading: str) -> SitePage:
     """A MkDocs-style page: a side menu with this page's entry marked current, then its own h1."""
     rng = random.Random(200 + n)
