@@ -681,16 +681,17 @@ def _container(groups, key: str, keymaker: KeyMaker) -> tuple[str, ...]:
 
 def _with_continuation(container: tuple[str, ...], groups, later: list[str],
                        keymaker: KeyMaker) -> tuple[str, ...]:
-    """Widen the container to its parent when the body goes on in a sibling element.
+    """Widen the container to its parent when the body goes on in a sibling element or in the parent itself.
 
     A post split into ``entry-body`` and ``entry-more`` has its parts in
-    siblings; comments and "related" lists nest deeper or further away.
+    siblings; a course page that opens with an info box goes on loose in the
+    article around it; comments and "related" lists nest deeper or further away.
     """
     for key in later:
         if _inside(groups, key, container, keymaker):
             continue
         other = _container(groups, key, keymaker)
-        if len(other) == len(container) and other[:-1] == container[:-1]:
+        if other == container[:-1] or (len(other) == len(container) and other[:-1] == container[:-1]):
             return container[:-1]
     return container
 

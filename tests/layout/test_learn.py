@@ -208,6 +208,23 @@ def test_what_shares_the_headlines_header_is_not_main_text():
     assert role_of(layout, "div.post/p") == "main"
 
 
+def test_body_text_that_goes_on_in_the_parent_of_a_box_it_starts_with_is_main():
+    """A course page opens with an info box, then its text goes on loose in the article."""
+    def page(n: int) -> SitePage:
+        words = _word_maker(random.Random(500 + n))
+        html = (f'<html><head><title>{(title := words(3))} | Notes</title></head><body>'
+                f'<nav class="menu"><a href="/">Home</a> <a href="/about">About us</a></nav>'
+                f'<article class="md-content"><h1>{title}</h1><div class="admonition info"><p>{words(50)}</p></div>'
+                f'<p>{words(30)}</p><p>{words(30)}</p></article>'
+                f'<footer>Copyright the notes people</footer></body></html>')
+        return SitePage(f"course-{n}", segment(parse_html(html)))
+
+    [layout] = learn_site("notes.example", [page(n) for n in range(6)]).layouts
+    assert layout.container[-1] == "article.md-content"
+    assert role_of(layout, "article.md-content/p") == "main"
+    assert role_of(layout, "div.admonition.info/p") == "main"
+
+
 def _manual_page(n: int, label: str, heading: str) -> SitePage:
     """A MkDocs-style page: a side menu with this page's entry marked current, then its own h1."""
     rng = random.Random(200 + n)
