@@ -35,7 +35,8 @@ class ExtractedBlock:
         text: the block's text.
         tag: the block's HTML tag (for Markdown).
         method: how the role was chosen: ``pattern`` (the layout slot),
-            ``container`` (an unknown block, not mostly link text, inside the layout's main-text container)
+            ``container`` (an unknown block inside the layout's main-text container, not mostly
+            link text unless such blocks outweigh the page's main text: `_link_list`)
             or ``classifier`` (the block classifier, `stemmer.extract.fallback`).
         confidence: how sure that choice is: 1.0 for a pattern slot, the
             classifier's probability of main text for a classifier block.
@@ -104,6 +105,7 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
     slot = {s.key: (i, s.role) for i, s in enumerate(layout.sections)}
     container = layout.container
     out: list[ExtractedBlock] = []
+    links: list[ExtractedBlock] = []  # the container's blocks of mostly link text
     title = None
     for i, (key, b) in enumerate(zip(match.keys, page.blocks)):
         found = slot.get(key)
@@ -116,13 +118,33 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
                     continue
                 title = b.text
             out.append(ExtractedBlock(role, n, b.text, _tag(b), index=i))
+            if role == "sub" and container and b.anchor_weight * 2 > b.weight and keymaker.within(b.path, container):
+                links.append(ExtractedBlock("main", n, b.text, _tag(b), index=i))  # a list the layout calls sub
         elif unknown is not None:
             if (decided := unknown(i, b)) is not None:
                 out.append(decided)
-        elif container and b.anchor_weight * 2 <= b.weight and keymaker.within(b.path, container):
-            out.append(ExtractedBlock("main", -1, b.text, _tag(b), "container", index=i))
+        elif container and keymaker.within(b.path, container):
+            block = ExtractedBlock("main", -1, b.text, _tag(b), "container", index=i)
+            (out if b.anchor_weight * 2 <= b.weight else links).append(block)
+    if links and _link_list(out, links, page):
+        taken = {o.index for o in links}
+        out = sorted([o for o in out if o.index not in taken] + links, key=lambda o: o.index)
     return Extraction(page_id, url, site, True, layout.id, round(match.similarity, 4),
                       page_title(title, page, titles), tuple(out), "pattern")
+
+
+def _link_list(out: list[ExtractedBlock], links: list[ExtractedBlock], page: PageBlocks) -> bool:
+    """Whether the page's main text is the links in its container: they outweigh the main text found.
+
+    So it is on an index page that shares its frame with the articles (a
+    course's page listing its lectures, a crossword's PDF link and solution
+    button): the layout's body slots are near empty there.  Below an article's
+    body, a list of related links or prev/next weighs less than the body.
+    """
+    def weight(blocks) -> int:
+        return sum(page.blocks[o.index].weight for o in blocks if o.role == "main")
+
+    return weight(links) > weight(out)
 
 
 def page_title(slot_text: str | None, page: PageBlocks, titles: Titles = ()) -> str | None:

@@ -375,7 +375,8 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
         # On short pages the headline can weigh as much as the body: the first
         # big slot may be the title when another one follows it.
         candidates = stats[:big[0] + (len(big) > 1)]
-        title_key = _title_key(pages, groups, candidates, stats[big[0]][0], params, in_box)
+        title_key = _title_key(pages, groups, candidates, stats[big[0]][0], params, in_box,
+                               few=max(n, size) < FEW_PAGES)
     title_pos = next((i for i, st in enumerate(stats) if st[0] == title_key), -1)
     anchor = next((i for i in big if i > title_pos), None)
     container = _container(groups, stats[anchor][0], keymaker) if anchor is not None else ()
@@ -450,6 +451,7 @@ def label_slots(stats: list[tuple], groups, page_keys: list[list[str]], title_ke
     """
     keep = keep or {}
     title_pos = next((i for i, st in enumerate(stats) if st[0] == title_key), -1)
+    head = _title_box(groups, title_key, container, stats[title_pos + 1:], keymaker) if container else ()
     roles = []
     for i, (key, diff, main, rep, share, linked) in enumerate(stats):
         if key in keep:
@@ -459,7 +461,7 @@ def label_slots(stats: list[tuple], groups, page_keys: list[list[str]], title_ke
         elif diff < params.diff_threshold:
             role = "static"
         elif (container and i > title_pos and (link_list or linked <= MAX_MAIN_LINKED)
-              and _inside(groups, key, container, keymaker)):
+              and _inside(groups, key, container, keymaker) and not (head and _inside(groups, key, head, keymaker))):
             role = "main"
         else:
             role = "sub"
@@ -491,6 +493,25 @@ def label_slots(stats: list[tuple], groups, page_keys: list[list[str]], title_ke
     return roles
 
 
+def _title_box(groups, title_key: str | None, container: tuple[str, ...], later: list[tuple],
+               keymaker: KeyMaker) -> tuple[str, ...]:
+    """The element of the container that holds the title apart from the body (an article's ``<header>``), or ().
+
+    What shares it with the title (a subtitle, the date, the tags) is the
+    headline's furniture, not main text.  `later`: the slots after the title;
+    an element that holds most of their text holds the body too, and is no box.
+    """
+    if title_key is None or not _inside(groups, title_key, container, keymaker):
+        return ()
+    chain = _container(groups, title_key, keymaker)
+    if len(chain) <= len(container):
+        return ()
+    box = chain[:len(container) + 1]
+    body = sum(st[2] for st in later)
+    held = sum(st[2] for st in later if _inside(groups, st[0], box, keymaker))
+    return () if held * 2 > body else box
+
+
 def _is_heading(key: str) -> bool:
     """Whether a slot's element heads a part of a text (`_HEADING_TAGS`)."""
     return _slot_tag(key) in _HEADING_TAGS
@@ -504,13 +525,16 @@ def _heads_body(page_keys: list[list[str]], key: str, main_keys: set[str], title
     the body's; one after the template ("Latest news" over an index) or over
     what follows the body ("Related stories" over links) heads something else.
     """
+    def counts(k2: str) -> bool:  # the title heads the body: a heading, but never skipped
+        return k2 == title_key or not (_is_heading(k2) or k2 in skip)
+
     inside = total = 0
     for keys in page_keys:
         for j, k in enumerate(keys):
             if k != key:
                 continue
-            after = next((k2 for k2 in keys[j + 1:] if not _is_heading(k2) and k2 not in skip), None)
-            before = next((k2 for k2 in reversed(keys[:j]) if not _is_heading(k2) and k2 not in skip), None)
+            after = next((k2 for k2 in keys[j + 1:] if counts(k2)), None)
+            before = next((k2 for k2 in reversed(keys[:j]) if counts(k2)), None)
             total += 1
             inside += after in main_keys and (before in main_keys or before == title_key)
     return inside * 2 > total
@@ -575,7 +599,7 @@ def agreement(text: str, refs, head: str = "") -> float:
 
 
 def _title_key(pages: list[SitePage], groups, candidates, body_key: str,
-               params: AnalyzeParams, in_box) -> str | None:
+               params: AnalyzeParams, in_box, *, few: bool = False) -> str | None:
     """The slot most pages vote for as their title; None when most find none.
 
     A page votes for the slot whose text agrees best with the texts that name
@@ -587,14 +611,19 @@ def _title_key(pages: list[SitePage], groups, candidates, body_key: str,
         best, best_score = None, params.title_threshold
         head = sig(p.blocks.title)
         for key, diff, *_ in candidates:
-            if key not in g or diff < TITLE_MIN_DIFF:
+            static = diff < TITLE_MIN_DIFF
+            if key not in g or (static and (not few or in_box(key))):
                 continue
             text = sig(g[key][0].text)
             if not text or text in p.away:
                 continue
             # Varying slots are likelier titles; dates in titles keep DiffScore
-            # low, so it only halves the score at worst.
-            match = agreement(text, p.refs, head) * (0.5 + 0.5 * diff)
+            # low, so it only halves the score at worst.  A slot that barely varies
+            # among a few pages, outside boxes of noise (a menu's entry for the page),
+            # does so by chance (a page and its translation, both titled by a
+            # command's name): it may still be the title, by the texts that name
+            # the page alone (not the whole `<title>`, which names the site too).
+            match = agreement(text, p.refs, "" if static else head) * (1.0 if static else 0.5 + 0.5 * diff)
             match = match * (BOXED_TITLE if in_box(key) else 1.0) + HEADING_BONUS.get(_slot_tag(key), 0.0)
             if match > best_score:
                 best, best_score = key, match
@@ -652,16 +681,17 @@ def _container(groups, key: str, keymaker: KeyMaker) -> tuple[str, ...]:
 
 def _with_continuation(container: tuple[str, ...], groups, later: list[str],
                        keymaker: KeyMaker) -> tuple[str, ...]:
-    """Widen the container to its parent when the body goes on in a sibling element.
+    """Widen the container to its parent when the body goes on in a sibling element or in the parent itself.
 
     A post split into ``entry-body`` and ``entry-more`` has its parts in
-    siblings; comments and "related" lists nest deeper or further away.
+    siblings; a course page that opens with an info box goes on loose in the
+    article around it; comments and "related" lists nest deeper or further away.
     """
     for key in later:
         if _inside(groups, key, container, keymaker):
             continue
         other = _container(groups, key, keymaker)
-        if len(other) == len(container) and other[:-1] == container[:-1]:
+        if other == container[:-1] or (len(other) == len(container) and other[:-1] == container[:-1]):
             return container[:-1]
     return container
 

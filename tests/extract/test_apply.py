@@ -47,6 +47,23 @@ def test_unknown_block_outside_the_body_is_dropped(matcher, site_parts):
     assert "Subscribe" not in extract_one(matcher, html).text
 
 
+def test_links_that_are_all_the_body_of_a_page_are_its_main_text(matcher, site_parts):
+    """An index page in the articles' frame (a course's page listing its lectures): its links are its text."""
+    lectures = "".join(f'<li><a href="/lec/{k}.html">Lecture {k}: the chapter on topic number {k}</a></li>'
+                       for k in range(1, 6))
+    html = site_parts.article(8, paragraphs=0).replace('<div class="story">', f'<div class="story"><ul>{lectures}</ul>')
+    ex = extract_one(matcher, html)
+    assert ex.text.split("\n") == [f"Lecture {k}: the chapter on topic number {k}" for k in range(1, 6)]
+    assert {b.method for b in ex.blocks if b.role == "main"} == {"container"}
+
+
+def test_links_below_an_article_body_stay_out_of_its_main_text(matcher, site_parts):
+    related = "".join(f'<li><a href="/news/{k}.html">Related story number {k}</a></li>' for k in range(1, 4))
+    html = site_parts.article(8, paragraphs=3).replace("</div></article>", f"<ul>{related}</ul></div></article>")
+    ex = extract_one(matcher, html)
+    assert len(ex.text.split("\n")) == 3 and "Related story" not in ex.text
+
+
 def test_only_the_first_title_block_is_the_title(matcher, site_parts):
     html = site_parts.article(8).replace('<p class="byline">', '<h1 class="headline">Second headline</h1>'
                                                               '<p class="byline">')

@@ -190,6 +190,41 @@ def test_a_repeated_heading_over_body_text_is_main_and_one_over_links_is_not():
     assert role_of(layout, "h1.headline") == "title"
 
 
+def test_what_shares_the_headlines_header_is_not_main_text():
+    """A post whose body sits in the element that also holds its <header>: subtitle and date are the header's."""
+    def page(n: int) -> SitePage:
+        words = _word_maker(random.Random(300 + n))
+        html = (f'<html><head><title>{(title := words(3))} | Blog</title></head><body>'
+                f'<nav class="menu"><a href="/">Home</a> <a href="/about">About us</a></nav>'
+                f'<div class="post"><header class="post-header"><h1>{title}</h1><h2>{words(4)}</h2>'
+                f'<p class="meta">{n + 1} May 2018</p></header>'
+                + "".join(f"<p>{words(40)}</p>" for _ in range(4)) +
+                f'</div><footer>Copyright the blog people</footer></body></html>')
+        return SitePage(f"post-{n}", segment(parse_html(html)))
+
+    [layout] = learn_site("blog.example", [page(n) for n in range(6)]).layouts
+    assert role_of(layout, "header.post-header/h1") == "title"
+    assert role_of(layout, "header.post-header/h2") == "sub"
+    assert role_of(layout, "div.post/p") == "main"
+
+
+def test_body_text_that_goes_on_in_the_parent_of_a_box_it_starts_with_is_main():
+    """A course page opens with an info box, then its text goes on loose in the article."""
+    def page(n: int) -> SitePage:
+        words = _word_maker(random.Random(500 + n))
+        html = (f'<html><head><title>{(title := words(3))} | Notes</title></head><body>'
+                f'<nav class="menu"><a href="/">Home</a> <a href="/about">About us</a></nav>'
+                f'<article class="md-content"><h1>{title}</h1><div class="admonition info"><p>{words(50)}</p></div>'
+                f'<p>{words(30)}</p><p>{words(30)}</p></article>'
+                f'<footer>Copyright the notes people</footer></body></html>')
+        return SitePage(f"course-{n}", segment(parse_html(html)))
+
+    [layout] = learn_site("notes.example", [page(n) for n in range(6)]).layouts
+    assert layout.container[-1] == "article.md-content"
+    assert role_of(layout, "article.md-content/p") == "main"
+    assert role_of(layout, "div.admonition.info/p") == "main"
+
+
 def _manual_page(n: int, label: str, heading: str) -> SitePage:
     """A MkDocs-style page: a side menu with this page's entry marked current, then its own h1."""
     rng = random.Random(200 + n)
@@ -248,6 +283,38 @@ def test_code_that_a_few_pages_share_amid_their_body_is_main_and_their_frame_sta
     assert role_of(layout, "div.content/p") == "main"
     assert role_of(layout, "nav.menu") == "static"
     assert role_of(layout, "body/footer") == "static"
+
+
+def test_code_right_under_the_headline_of_a_few_pages_is_main():
+    """The title heads the body: code between it and the first paragraph is the body's, not the frame's."""
+    def page(lang: str) -> SitePage:
+        words = _word_maker(random.Random(lang))
+        html = (f'<html><head><title>{(title := words(2))} | Docs</title></head><body>'
+                f'<div class="toc"><p>{words(1)}</p></div>'
+                f'<div class="content"><h1>{title}</h1><pre>$ curl -O https://example.org/demo.jar</pre>'
+                f'<p>{words(40)}</p><pre>$ java -jar demo.jar</pre><p>{words(40)}</p></div>'
+                f'<footer>Copyright the docs people</footer></body></html>')
+        return SitePage(f"{lang}/start", segment(parse_html(html)))
+
+    [layout] = learn_site("docs.example", [page("zh"), page("en")]).layouts
+    assert role_of(layout, "div.content/h1") == "title"
+    assert role_of(layout, "div.content/pre") == "main"
+
+
+def test_the_headline_a_page_and_its_translation_share_is_their_title():
+    """Two pages titled by one command's name: their h1 is the same by chance, not the frame's."""
+    def page(lang: str, tutorial: str) -> SitePage:
+        words = _word_maker(random.Random(lang))
+        html = (f'<html><head><title>retransform | Docs</title></head><body>'
+                f'<nav class="menu"><a href="/">Home</a> <a href="/{lang}/retransform">retransform</a></nav>'
+                f'<div class="content"><h1>retransform</h1><p>mc-retransform {tutorial}</p>'
+                f'<p>{words(40)}</p><p>{words(40)}</p></div>'
+                f'<footer>Copyright the docs people</footer></body></html>')
+        return SitePage(f"{lang}/retransform", segment(parse_html(html)))
+
+    [layout] = learn_site("docs.example", [page("zh", "在线教程"), page("en", "online tutorial")]).layouts
+    assert role_of(layout, "div.content/h1") == "title"
+    assert role_of(layout, "nav.menu") == "static"
 
 
 def test_code_that_a_few_pages_write_alike_amid_their_body_is_main_but_a_linked_box_there_is_not():
