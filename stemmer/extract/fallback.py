@@ -39,6 +39,9 @@ DOMINANT_SHARE = 0.5
 # Chosen on the single-page dev sets with the generic model (docs/classifier.md).
 ARTICLE_SHARE = 0.5
 ARTICLE_LETTERS = 100
+# A run of chosen blocks after the article is kept if at least this share of its letters
+# lies in the article's container (see `drop_after_article`).
+INSIDE_SHARE = 0.5
 
 
 def main_blocks(table, probs, threshold: float):
@@ -63,6 +66,56 @@ def main_blocks(table, probs, threshold: float):
             article = outside >= ARTICLE_SHARE * outside.max()
             if outside.max() > 0 and sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS:
                 chosen = article
+    return drop_after_article(table, probs, chosen)
+
+
+def chosen_runs(chosen) -> list[list[int]]:
+    """The runs of consecutive chosen blocks, as lists of block indexes."""
+    runs: list[list[int]] = []
+    for i in np.flatnonzero(chosen):
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(int(i))
+        else:
+            runs.append([int(i)])
+    return runs
+
+
+def run_container(table, run: list[int]) -> int | None:
+    """The innermost element holding every block of `run` (a lone block's parent), or None."""
+    ancestors = [table.ancestors[i] for i in run]
+    if len(run) == 1:
+        ancestors = [ancestors[0][:-1]]
+    depth = 0
+    for column in zip(*ancestors):
+        if any(e != column[0] for e in column):
+            break
+        depth += 1
+    return ancestors[0][depth - 1] if depth else None
+
+
+def drop_after_article(table, probs, chosen):
+    """Drop the chosen runs after the article that lie outside its container.
+
+    What a page shows after its article (a sidebar column, a comment form,
+    related and newsletter boxes) is where most kept boilerplate lies.  The
+    article is the run of consecutive chosen blocks with the most letters ×
+    probability, its container the innermost element holding that run.  A later
+    run stays if most of its letters lie in that container, or if one of its
+    blocks has the tag path of an article block: the next item of a listing or
+    a forum thread, not a different region of the page.
+    """
+    runs = chosen_runs(chosen)
+    if len(runs) < 2:
+        return chosen
+    weights = np.array([b.weight for b in table.blocks], dtype=float)
+    core = max(range(len(runs)), key=lambda r: float(np.dot(weights[runs[r]], np.asarray(probs)[runs[r]])))
+    container = run_container(table, runs[core])
+    article_paths = {table.blocks[i].path for i in runs[core]}
+    chosen = chosen.copy()
+    for run in runs[core + 1:]:
+        inside = sum(weights[i] for i in run if container in table.ancestors[i])
+        if inside < INSIDE_SHARE * weights[run].sum() and not any(table.blocks[i].path in article_paths for i in run):
+            chosen[run] = False
     return chosen
 
 

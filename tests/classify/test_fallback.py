@@ -119,6 +119,30 @@ def test_a_page_whose_chosen_blocks_are_all_comments_takes_its_article_instead()
     assert forum.text == "Great story, thanks!\nThe bridge was fine last year."
 
 
+class SureButOfAds:
+    """A classifier that finds every block main text but those that say Advertisement."""
+
+    threshold = 0.5
+
+    def predict_proba(self, table):
+        return np.array([0.1 if b.text == "Advertisement" else 0.9 for b in table.blocks])
+
+
+def test_chosen_runs_after_the_article_outside_its_container_are_dropped():
+    story = ("<p>The council agreed on Monday to repair the old stone bridge before winter.</p>"
+             "<p>Advertisement</p><p>Work starts in October and should take six weeks.</p>")
+    page = (f"<html><body><div class=post>{story}</div><p>Advertisement</p>"
+            "<div class=sidebar><p>Sign up for our newsletter</p></div></body></html>")
+    item = "<div class=item><h2>{0}</h2><p>{1}</p></div>"
+    listing = ("<html><body><div class=list>" + item.format("Bridge", "The council will repair the old stone bridge.")
+               + "<p>Advertisement</p>" + item.format("Ferry", "The ferry runs again from May.") + "</div></body></html>")
+    [art, items] = extract([Page("a", None, "x.org", page), Page("l", None, "x.org", listing)], None,
+                           fallback=Fallback(SureButOfAds()))
+    assert art.text == ("The council agreed on Monday to repair the old stone bridge before winter.\n"
+                        "Work starts in October and should take six weeks.")  # same container: kept
+    assert items.text == "Bridge\nThe council will repair the old stone bridge.\nFerry\nThe ferry runs again from May."
+
+
 def test_a_page_that_breaks_the_classifier_is_one_unmatched_page(fitted, caplog):
     class Broken:
         threshold = 0.5
