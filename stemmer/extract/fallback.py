@@ -9,6 +9,7 @@ reads it, and nothing here imports torch unless the model's embedder needs it.
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 import numpy as np
@@ -39,9 +40,12 @@ DOMINANT_SHARE = 0.5
 # Chosen on the single-page dev sets with the generic model (docs/classifier.md).
 ARTICLE_SHARE = 0.5
 ARTICLE_LETTERS = 100
-# A run of chosen blocks after the article is kept if at least this share of its letters
-# lies in the article's container (see `drop_after_article`).
-INSIDE_SHARE = 0.5
+# Where the article ends (`drop_boilerplate_regions`): a run of chosen blocks after the
+# article is outside it if less than this share of its letters lies in the article's container;
+BOILERPLATE_INSIDE_SHARE = 0.5
+# and a class or id word holding one of these marks a region of the page that is not main text
+# (as in readability's and trafilatura's lists of unlikely candidates).
+BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsletter|subscri|footer|nav|menu")
 
 
 def main_blocks(table, probs, threshold: float):
@@ -66,7 +70,7 @@ def main_blocks(table, probs, threshold: float):
             article = outside >= ARTICLE_SHARE * outside.max()
             if outside.max() > 0 and sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS:
                 chosen = article
-    return drop_after_article(table, probs, chosen)
+    return drop_boilerplate_regions(table, probs, chosen)
 
 
 def chosen_runs(chosen) -> list[list[int]]:
@@ -93,29 +97,53 @@ def run_container(table, run: list[int]) -> int | None:
     return ancestors[0][depth - 1] if depth else None
 
 
-def drop_after_article(table, probs, chosen):
-    """Drop the chosen runs after the article that lie outside its container.
+def drop_boilerplate_regions(table, probs, chosen):
+    """Drop the chosen blocks that lie in a region of the page other than the article.
 
-    What a page shows after its article (a sidebar column, a comment form,
-    related and newsletter boxes) is where most kept boilerplate lies.  The
-    article is the run of consecutive chosen blocks with the most letters ×
-    probability, its container the innermost element holding that run.  A later
-    run stays if most of its letters lie in that container, or if one of its
-    blocks has the tag path of an article block: the next item of a listing or
-    a forum thread, not a different region of the page.
+    Most of the boilerplate the classifier keeps lies after the article (a sidebar
+    column, the comment form, related and newsletter boxes), so the decision is per
+    region, on evidence scored together.  The article is the run of consecutive
+    chosen blocks with the most letters × probability, its container the innermost
+    element holding that run, its anchor the run's block of most letters × probability.
+    A block is dropped at a score of 1 or more, where
+      +1  its run comes after the article and lies mostly outside its container;
+      +1  an element around it that is not around the anchor has a class or id
+          word of `BOILERPLATE_WORDS`;
+      -1  its run (not the article's) has a block with the tag path of an article
+          block: the next item of a listing or forum thread, not another region.
     """
     runs = chosen_runs(chosen)
-    if len(runs) < 2:
+    if not runs:
         return chosen
+    probs = np.asarray(probs, dtype=float)
     weights = np.array([b.weight for b in table.blocks], dtype=float)
-    core = max(range(len(runs)), key=lambda r: float(np.dot(weights[runs[r]], np.asarray(probs)[runs[r]])))
+    core = max(range(len(runs)), key=lambda r: float(np.dot(weights[runs[r]], probs[runs[r]])))
     container = run_container(table, runs[core])
     article_paths = {table.blocks[i].path for i in runs[core]}
+    anchor = max(runs[core], key=lambda i: weights[i] * probs[i])
+    around_anchor = set(table.ancestors[anchor])
+    marked: dict[int, bool] = {}
+
+    def in_boilerplate_element(i: int) -> bool:
+        for e in table.ancestors[i]:
+            if e not in around_anchor:
+                if e not in marked:
+                    marked[e] = any(BOILERPLATE_WORDS.search(w) for w in table.elements[e][1])
+                if marked[e]:
+                    return True
+        return False
+
     chosen = chosen.copy()
-    for run in runs[core + 1:]:
-        inside = sum(weights[i] for i in run if container in table.ancestors[i])
-        if inside < INSIDE_SHARE * weights[run].sum() and not any(table.blocks[i].path in article_paths for i in run):
-            chosen[run] = False
+    for r, run in enumerate(runs):
+        score = 0
+        if r > core:
+            inside = sum(weights[i] for i in run if container in table.ancestors[i])
+            score += inside < BOILERPLATE_INSIDE_SHARE * weights[run].sum()
+        if r != core and any(table.blocks[i].path in article_paths for i in run):
+            score -= 1
+        for i in run:
+            if score + in_boilerplate_element(i) >= 1:
+                chosen[i] = False
     return chosen
 
 

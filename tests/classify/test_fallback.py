@@ -128,18 +128,19 @@ class SureButOfAds:
         return np.array([0.1 if b.text == "Advertisement" else 0.9 for b in table.blocks])
 
 
-def test_chosen_runs_after_the_article_outside_its_container_are_dropped():
+def test_chosen_blocks_in_regions_other_than_the_article_are_dropped():
     story = ("<p>The council agreed on Monday to repair the old stone bridge before winter.</p>"
-             "<p>Advertisement</p><p>Work starts in October and should take six weeks.</p>")
+             "<p>Advertisement</p><p>Work starts in October and should take six weeks.</p>"
+             '<div class="share-box"><p>Share this story with your friends</p></div>')  # a class word: dropped
     page = (f"<html><body><div class=post>{story}</div><p>Advertisement</p>"
-            "<div class=sidebar><p>Sign up for our newsletter</p></div></body></html>")
+            "<div class=more><p>Sign up for our daily mail</p></div></body></html>")  # outside: dropped
     item = "<div class=item><h2>{0}</h2><p>{1}</p></div>"
     listing = ("<html><body><div class=list>" + item.format("Bridge", "The council will repair the old stone bridge.")
                + "<p>Advertisement</p>" + item.format("Ferry", "The ferry runs again from May.") + "</div></body></html>")
     [art, items] = extract([Page("a", None, "x.org", page), Page("l", None, "x.org", listing)], None,
                            fallback=Fallback(SureButOfAds()))
     assert art.text == ("The council agreed on Monday to repair the old stone bridge before winter.\n"
-                        "Work starts in October and should take six weeks.")  # same container: kept
+                        "Work starts in October and should take six weeks.")  # after the ad, in the article's element
     assert items.text == "Bridge\nThe council will repair the old stone bridge.\nFerry\nThe ferry runs again from May."
 
 
