@@ -43,9 +43,11 @@ ARTICLE_LETTERS = 100
 # Where the article ends (`drop_boilerplate_regions`): a run of chosen blocks after the
 # article is outside it if less than this share of its letters lies in the article's container;
 BOILERPLATE_INSIDE_SHARE = 0.5
+# a run other than the article's is a list of links if more than this share of its letters is link text;
+BOILERPLATE_LINK_SHARE = 0.5
 # and a class or id word holding one of these marks a region of the page that is not main text
 # (as in readability's and trafilatura's lists of unlikely candidates).
-BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsletter|subscri|footer|nav|menu")
+BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsletter|subscri|footer|nav|menu|meta")
 
 
 def main_blocks(table, probs, threshold: float):
@@ -107,6 +109,7 @@ def drop_boilerplate_regions(table, probs, chosen):
     element holding that run, its anchor the run's block of most letters × probability.
     A block is dropped at a score of 1 or more, where
       +1  its run comes after the article and lies mostly outside its container;
+      +1  its run (not the article's) is mostly link text: related posts, tags, menus;
       +1  an element around it that is not around the anchor has a class or id
           word of `BOILERPLATE_WORDS`;
       -1  its run (not the article's) has a block with the tag path of an article
@@ -139,8 +142,10 @@ def drop_boilerplate_regions(table, probs, chosen):
         if r > core:
             inside = sum(weights[i] for i in run if container in table.ancestors[i])
             score += inside < BOILERPLATE_INSIDE_SHARE * weights[run].sum()
-        if r != core and any(table.blocks[i].path in article_paths for i in run):
-            score -= 1
+        if r != core:
+            links = sum(table.blocks[i].anchor_weight for i in run)
+            score += links > BOILERPLATE_LINK_SHARE * weights[run].sum()
+            score -= any(table.blocks[i].path in article_paths for i in run)
         for i in run:
             if score + in_boilerplate_element(i) >= 1:
                 chosen[i] = False

@@ -131,7 +131,8 @@ class SureButOfAds:
 def test_chosen_blocks_in_regions_other_than_the_article_are_dropped():
     story = ("<p>The council agreed on Monday to repair the old stone bridge before winter.</p>"
              "<p>Advertisement</p><p>Work starts in October and should take six weeks.</p>"
-             '<div class="share-box"><p>Share this story with your friends</p></div>')  # a class word: dropped
+             '<div class="share-box"><p>Share this story with your friends</p></div>'  # a class word: dropped
+             "<p>Advertisement</p><ul><li><a href=/ferry>The ferry runs again</a></li></ul>")  # links: dropped
     page = (f"<html><body><div class=post>{story}</div><p>Advertisement</p>"
             "<div class=more><p>Sign up for our daily mail</p></div></body></html>")  # outside: dropped
     item = "<div class=item><h2>{0}</h2><p>{1}</p></div>"
