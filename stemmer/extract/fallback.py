@@ -56,7 +56,8 @@ def main_blocks(table, probs, threshold: float):
     Where none is, but one block holds `DOMINANT_SHARE` of the page's letters,
     that block: the page is a single run of text.  Where some are in a comment
     section and some are not, those in it are readers' comments, not main text
-    (a page of nothing but comments, a forum thread, keeps them).
+    (a page of nothing but comments, a forum thread, keeps them).  Last, chosen
+    blocks in regions other than the article's go (`drop_boilerplate_regions`).
     """
     chosen = np.asarray(probs) >= threshold
     if len(chosen) and not chosen.any():
