@@ -50,14 +50,15 @@ BOILERPLATE_LINK_SHARE = 0.5
 BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsletter|subscri|footer|nav|menu|meta")
 
 
-def main_blocks(table, probs, threshold: float):
+def main_blocks(table, probs, threshold: float, *, regions: bool = True):
     """Which blocks of the `PageTable` are main text: those of probability `threshold` or more.
 
     Where none is, but one block holds `DOMINANT_SHARE` of the page's letters,
     that block: the page is a single run of text.  Where some are in a comment
     section and some are not, those in it are readers' comments, not main text
-    (a page of nothing but comments, a forum thread, keeps them).  Last, chosen
-    blocks in regions other than the article's go (`drop_boilerplate_regions`).
+    (a page of nothing but comments, a forum thread, keeps them).  Last, with
+    `regions`, chosen blocks in regions other than the article's go
+    (`drop_boilerplate_regions`).
     """
     chosen = np.asarray(probs) >= threshold
     if len(chosen) and not chosen.any():
@@ -73,7 +74,7 @@ def main_blocks(table, probs, threshold: float):
             article = outside >= ARTICLE_SHARE * outside.max()
             if outside.max() > 0 and sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS:
                 chosen = article
-    return drop_boilerplate_regions(table, probs, chosen)
+    return drop_boilerplate_regions(table, probs, chosen) if regions else chosen
 
 
 def chosen_runs(chosen) -> list[list[int]]:
@@ -253,7 +254,10 @@ class Fallback:
             table = table.subset(kept)
         probs = clf.predict_proba(table)
         title, title_at = choose_title(table, root)
-        chosen = main_blocks(table, probs, clf.threshold)
+        # A site model learned its site's regions from the patterns' labels; the region
+        # rules are for a model that never saw the site (they cost the site models on
+        # benchmarks/site_fallback.py, see docs/classifier.md).
+        chosen = main_blocks(table, probs, clf.threshold, regions=clf is self._clf)
         out = []
         for i, (b, p, main) in enumerate(zip(table.blocks, probs, chosen)):
             p = float(p)

@@ -143,6 +143,9 @@ def test_chosen_blocks_in_regions_other_than_the_article_are_dropped():
     assert art.text == ("The council agreed on Monday to repair the old stone bridge before winter.\n"
                         "Work starts in October and should take six weeks.")  # after the ad, in the article's element
     assert items.text == "Bridge\nThe council will repair the old stone bridge.\nFerry\nThe ferry runs again from May."
+    # a site model learned its site's regions itself: its choice stands
+    own = Fallback("generic").extract("a", None, "x.org", parse_html(page), model=SureButOfAds())
+    assert "Sign up for our daily mail" in own.text and "Share this story" in own.text
 
 
 def test_a_page_that_breaks_the_classifier_is_one_unmatched_page(fitted, caplog):
