@@ -107,8 +107,9 @@ def drop_boilerplate_regions(table, probs, chosen):
     Most of the boilerplate the classifier keeps lies after the article (a sidebar
     column, the comment form, related and newsletter boxes), so the decision is per
     region, on evidence scored together.  The article is the run of consecutive
-    chosen blocks with the most letters × probability, its container the innermost
-    element holding that run, its anchor the run's block of most letters × probability.
+    chosen blocks with the most letters outside links × probability (so not a long
+    column of links), its container the innermost element holding that run, its
+    anchor the run's block of most letters outside links × probability.
     A block is dropped at a score of 1 or more, where
       +1  its run comes after the article and lies mostly outside its container;
       +1  its run (not the article's) is mostly link text: related posts, tags, menus;
@@ -122,10 +123,11 @@ def drop_boilerplate_regions(table, probs, chosen):
         return chosen
     probs = np.asarray(probs, dtype=float)
     weights = np.array([b.weight for b in table.blocks], dtype=float)
-    core = max(range(len(runs)), key=lambda r: float(np.dot(weights[runs[r]], probs[runs[r]])))
+    text = weights - np.array([b.anchor_weight for b in table.blocks], dtype=float)
+    core = max(range(len(runs)), key=lambda r: float(np.dot(text[runs[r]], probs[runs[r]])))
     container = run_container(table, runs[core])
     article_paths = {table.blocks[i].path for i in runs[core]}
-    anchor = max(runs[core], key=lambda i: weights[i] * probs[i])
+    anchor = max(runs[core], key=lambda i: text[i] * probs[i])
     around_anchor = set(table.ancestors[anchor])
     marked: dict[int, bool] = {}
 

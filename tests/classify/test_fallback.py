@@ -148,6 +148,15 @@ def test_chosen_blocks_in_regions_other_than_the_article_are_dropped():
     assert "Sign up for our daily mail" in own.text and "Share this story" in own.text
 
 
+def test_the_article_is_the_run_of_most_text_outside_links():
+    links = "".join(f"<li><a href=/{k}>Another story about the bridge and the river, part {k}</a></li>"
+                    for k in range(6))
+    page = (f"<html><body><div class=aside><ul>{links}</ul></div><p>Advertisement</p>"
+            "<div class=post><p>The council agreed on Monday to repair the old stone bridge.</p></div></body></html>")
+    [ex] = extract([Page("a", None, "x.org", page)], None, fallback=Fallback(SureButOfAds()))
+    assert ex.text == "The council agreed on Monday to repair the old stone bridge."
+
+
 def test_a_page_that_breaks_the_classifier_is_one_unmatched_page(fitted, caplog):
     class Broken:
         threshold = 0.5
