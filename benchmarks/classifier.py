@@ -308,8 +308,11 @@ def one_page_seconds() -> float:
 
 # --- saved models on sets they never saw -------------------------------------------------
 
-def held_out(models: list[str], sets: list[str], work: Path, log, peers: bool = True) -> None:
-    """Each model's fallback (as `extract` runs it) on every page with gold, beside trafilatura and readability."""
+def held_out(models: list[str], sets: list[str], work: Path, log, peers: bool = True) -> list[dict]:
+    """Each model's fallback (as `extract` runs it) on every page with gold, beside trafilatura and readability.
+
+    Returns one dict of cells a set (SH F1 and pages/s of each model and peer).
+    """
     from stemmer.extract.fallback import Fallback
 
     rows = []
@@ -341,6 +344,7 @@ def held_out(models: list[str], sets: list[str], work: Path, log, peers: bool = 
     for c in sorted(rows, key=lambda c: c[models[-1]] - max([c[p] for p in peer_cols], default=0.0)):
         print("| " + " | ".join(str(c[h]) if h in ("dataset", "pages") else
                                 fmt(c[h], ".1f" if h.endswith("p/s") else ".3f") for h in head) + " |")
+    return rows
 
 
 # --- what the kept boilerplate is ---------------------------------------------------------
@@ -470,7 +474,9 @@ def main() -> None:
         kept_boilerplate(args.sets, args.kept_boilerplate)
         return
     if args.held_out:
-        held_out(args.held_out, args.sets, work, log, peers=not args.no_baseline)
+        rows = held_out(args.held_out, args.sets, work, log, peers=not args.no_baseline)
+        if args.json:
+            Path(args.json).write_text(json.dumps({"held_out": rows}, indent=1))
         return
 
     needs_embed = any(ROWS[r]["embed"] for r in args.rows) or args.minilm_pages > 0

@@ -9,6 +9,7 @@ reads it, and nothing here imports torch unless the model's embedder needs it.
 from __future__ import annotations
 
 import logging
+import re
 from pathlib import Path
 
 import numpy as np
@@ -39,15 +40,25 @@ DOMINANT_SHARE = 0.5
 # Chosen on the single-page dev sets with the generic model (docs/classifier.md).
 ARTICLE_SHARE = 0.5
 ARTICLE_LETTERS = 100
+# Where the article ends (`drop_boilerplate_regions`): a run of chosen blocks after the
+# article is outside it if less than this share of its letters lies in the article's container;
+BOILERPLATE_INSIDE_SHARE = 0.5
+# a run other than the article's is a list of links if more than this share of its letters is link text;
+BOILERPLATE_LINK_SHARE = 0.5
+# and a class or id word holding one of these marks a region of the page that is not main text
+# (as in readability's and trafilatura's lists of unlikely candidates).
+BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsletter|subscri|footer|nav|menu|meta")
 
 
-def main_blocks(table, probs, threshold: float):
+def main_blocks(table, probs, threshold: float, *, regions: bool = True):
     """Which blocks of the `PageTable` are main text: those of probability `threshold` or more.
 
     Where none is, but one block holds `DOMINANT_SHARE` of the page's letters,
     that block: the page is a single run of text.  Where some are in a comment
     section and some are not, those in it are readers' comments, not main text
-    (a page of nothing but comments, a forum thread, keeps them).
+    (a page of nothing but comments, a forum thread, keeps them).  Last, with
+    `regions`, chosen blocks in regions other than the article's go
+    (`drop_boilerplate_regions`).
     """
     chosen = np.asarray(probs) >= threshold
     if len(chosen) and not chosen.any():
@@ -63,6 +74,85 @@ def main_blocks(table, probs, threshold: float):
             article = outside >= ARTICLE_SHARE * outside.max()
             if outside.max() > 0 and sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS:
                 chosen = article
+    return drop_boilerplate_regions(table, probs, chosen) if regions else chosen
+
+
+def chosen_runs(chosen) -> list[list[int]]:
+    """The runs of consecutive chosen blocks, as lists of block indexes."""
+    runs: list[list[int]] = []
+    for i in np.flatnonzero(chosen):
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(int(i))
+        else:
+            runs.append([int(i)])
+    return runs
+
+
+def run_container(table, run: list[int]) -> int | None:
+    """The innermost element holding every block of `run` (a lone block's parent), or None."""
+    ancestors = [table.ancestors[i] for i in run]
+    if len(run) == 1:
+        ancestors = [ancestors[0][:-1]]
+    depth = 0
+    for column in zip(*ancestors):
+        if any(e != column[0] for e in column):
+            break
+        depth += 1
+    return ancestors[0][depth - 1] if depth else None
+
+
+def drop_boilerplate_regions(table, probs, chosen):
+    """Drop the chosen blocks that lie in a region of the page other than the article.
+
+    Most of the boilerplate the classifier keeps lies after the article (a sidebar
+    column, the comment form, related and newsletter boxes), so the decision is per
+    region, on evidence scored together.  The article is the run of consecutive
+    chosen blocks with the most letters outside links × probability (so not a long
+    column of links), its container the innermost element holding that run, its
+    anchor the run's block of most letters outside links × probability.
+    A block is dropped at a score of 1 or more, where
+      +1  its run comes after the article and lies mostly outside its container;
+      +1  its run (not the article's) is mostly link text: related posts, tags, menus;
+      +1  an element around it that is not around the anchor has a class or id
+          word of `BOILERPLATE_WORDS`;
+      -1  its run (not the article's) has a block with the tag path of an article
+          block: the next item of a listing or forum thread, not another region.
+    """
+    runs = chosen_runs(chosen)
+    if not runs:
+        return chosen
+    probs = np.asarray(probs, dtype=float)
+    weights = np.array([b.weight for b in table.blocks], dtype=float)
+    text = weights - np.array([b.anchor_weight for b in table.blocks], dtype=float)
+    core = max(range(len(runs)), key=lambda r: float(np.dot(text[runs[r]], probs[runs[r]])))
+    container = run_container(table, runs[core])
+    article_paths = {table.blocks[i].path for i in runs[core]}
+    anchor = max(runs[core], key=lambda i: text[i] * probs[i])
+    around_anchor = set(table.ancestors[anchor])
+    marked: dict[int, bool] = {}
+
+    def in_boilerplate_element(i: int) -> bool:
+        for e in table.ancestors[i]:
+            if e not in around_anchor:
+                if e not in marked:
+                    marked[e] = any(BOILERPLATE_WORDS.search(w) for w in table.elements[e][1])
+                if marked[e]:
+                    return True
+        return False
+
+    chosen = chosen.copy()
+    for r, run in enumerate(runs):
+        score = 0
+        if r > core:
+            inside = sum(weights[i] for i in run if container in table.ancestors[i])
+            score += inside < BOILERPLATE_INSIDE_SHARE * weights[run].sum()
+        if r != core:
+            links = sum(table.blocks[i].anchor_weight for i in run)
+            score += links > BOILERPLATE_LINK_SHARE * weights[run].sum()
+            score -= any(table.blocks[i].path in article_paths for i in run)
+        for i in run:
+            if score + in_boilerplate_element(i) >= 1:
+                chosen[i] = False
     return chosen
 
 
@@ -166,7 +256,10 @@ class Fallback:
             table = table.subset(kept)
         probs = clf.predict_proba(table)
         title, title_at = choose_title(table, root)
-        chosen = main_blocks(table, probs, clf.threshold)
+        # A site model learned its site's regions from the patterns' labels; the region
+        # rules are for a model that never saw the site (they cost the site models on
+        # benchmarks/site_fallback.py, see docs/classifier.md).
+        chosen = main_blocks(table, probs, clf.threshold, regions=clf is self._clf)
         out = []
         for i, (b, p, main) in enumerate(zip(table.blocks, probs, chosen)):
             p = float(p)

@@ -119,6 +119,44 @@ def test_a_page_whose_chosen_blocks_are_all_comments_takes_its_article_instead()
     assert forum.text == "Great story, thanks!\nThe bridge was fine last year."
 
 
+class SureButOfAds:
+    """A classifier that finds every block main text but those that say Advertisement."""
+
+    threshold = 0.5
+
+    def predict_proba(self, table):
+        return np.array([0.1 if b.text == "Advertisement" else 0.9 for b in table.blocks])
+
+
+def test_chosen_blocks_in_regions_other_than_the_article_are_dropped():
+    story = ("<p>The council agreed on Monday to repair the old stone bridge before winter.</p>"
+             "<p>Advertisement</p><p>Work starts in October and should take six weeks.</p>"
+             '<div class="share-box"><p>Share this story with your friends</p></div>'  # a class word: dropped
+             "<p>Advertisement</p><ul><li><a href=/ferry>The ferry runs again</a></li></ul>")  # links: dropped
+    page = (f"<html><body><div class=post>{story}</div><p>Advertisement</p>"
+            "<div class=more><p>Sign up for our daily mail</p></div></body></html>")  # outside: dropped
+    item = "<div class=item><h2>{0}</h2><p>{1}</p></div>"
+    listing = ("<html><body><div class=list>" + item.format("Bridge", "The council will repair the old stone bridge.")
+               + "<p>Advertisement</p>" + item.format("Ferry", "The ferry runs again from May.") + "</div></body></html>")
+    [art, items] = extract([Page("a", None, "x.org", page), Page("l", None, "x.org", listing)], None,
+                           fallback=Fallback(SureButOfAds()))
+    assert art.text == ("The council agreed on Monday to repair the old stone bridge before winter.\n"
+                        "Work starts in October and should take six weeks.")  # after the ad, in the article's element
+    assert items.text == "Bridge\nThe council will repair the old stone bridge.\nFerry\nThe ferry runs again from May."
+    # a site model learned its site's regions itself: its choice stands
+    own = Fallback("generic").extract("a", None, "x.org", parse_html(page), model=SureButOfAds())
+    assert "Sign up for our daily mail" in own.text and "Share this story" in own.text
+
+
+def test_the_article_is_the_run_of_most_text_outside_links():
+    links = "".join(f"<li><a href=/{k}>Another story about the bridge and the river, part {k}</a></li>"
+                    for k in range(6))
+    page = (f"<html><body><div class=aside><ul>{links}</ul></div><p>Advertisement</p>"
+            "<div class=post><p>The council agreed on Monday to repair the old stone bridge.</p></div></body></html>")
+    [ex] = extract([Page("a", None, "x.org", page)], None, fallback=Fallback(SureButOfAds()))
+    assert ex.text == "The council agreed on Monday to repair the old stone bridge."
+
+
 def test_a_page_that_breaks_the_classifier_is_one_unmatched_page(fitted, caplog):
     class Broken:
         threshold = 0.5

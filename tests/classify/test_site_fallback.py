@@ -96,8 +96,8 @@ def test_library_blocks_never_reach_the_classifier():
     page = odd_page()
     lib = learn_noise("example.com", [segment(parse_html(p.html)) for p in site_pages()])
     clf = Everything()
-    [ex] = extract([page], None, fallback=Fallback(clf))
-    assert "Copyright 2024 Example Media, all rights reserved." in ex.text  # the model alone keeps it
+    Fallback(clf).extract(page.id, None, page.site, parse_html(page.html))
+    assert "Copyright 2024 Example Media, all rights reserved." in clf.seen  # without the library it is shown
     ex = Fallback(clf).extract(page.id, None, page.site, parse_html(page.html), noise=lib)
     assert "Copyright 2024 Example Media, all rights reserved." not in clf.seen
     assert "Copyright" not in ex.text and "Sport" not in ex.text.split()
