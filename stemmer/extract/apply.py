@@ -206,8 +206,10 @@ def foreign(extraction: Extraction, match: Match, page: PageBlocks) -> bool:
 def _tag(block) -> str:
     """The block's tag for Markdown: a paragraph of a quotation counts as the quotation."""
     tag = block.tag
-    if tag == "p" and any(e.startswith("blockquote") for e in block.path[-3:-1]):
-        return "blockquote"
+    if tag == "p":
+        around = block.path[-3:-1]  # the paragraph's parent and grandparent
+        if around and (around[-1].startswith("blockquote") or around[0].startswith("blockquote")):
+            return "blockquote"
     return tag
 
 
