@@ -174,12 +174,19 @@ def _article_page(n: int) -> SitePage:
 
     paragraphs = "".join(f"<p>{words(30)}</p>" for _ in range(3))
     related = "".join(f'<li><a href="/{n}/{k}.html">{words(5)}</a></li>' for k in range(4))
-    html = (f'<html><head><title>{(title := words(3))} | News</title></head><body>'
+    title = words(3)
+    return _framed_page(f"post-{n}", title, "news",
+                        f'<article class="post"><h1 class="headline">{title}</h1><div class="entry">'
+                        f'<p>{words(40)}</p><h2>Introduction</h2>{paragraphs}<h3>Read these too</h3>'
+                        f'<ul>{related}</ul></div></article>')
+
+
+def _framed_page(page_id: str, title: str, site: str, body: str) -> SitePage:
+    """A page of `site`'s frame: `<title>`, a menu, `body`, a footer."""
+    html = (f'<html><head><title>{title} | {site.capitalize()}</title></head><body>'
             f'<nav class="menu"><a href="/">Home</a> <a href="/about">About us</a></nav>'
-            f'<article class="post"><h1 class="headline">{title}</h1><div class="entry">'
-            f'<p>{words(40)}</p><h2>Introduction</h2>{paragraphs}<h3>Read these too</h3><ul>{related}</ul>'
-            f'</div></article><footer>Copyright the news people</footer></body></html>')
-    return SitePage(f"post-{n}", segment(parse_html(html)))
+            f'{body}<footer>Copyright the {site} people</footer></body></html>')
+    return SitePage(page_id, segment(parse_html(html)))
 
 
 def test_a_repeated_heading_over_body_text_is_main_and_one_over_links_is_not():
@@ -194,13 +201,11 @@ def test_what_shares_the_headlines_header_is_not_main_text():
     """A post whose body sits in the element that also holds its <header>: subtitle and date are the header's."""
     def page(n: int) -> SitePage:
         words = _word_maker(random.Random(300 + n))
-        html = (f'<html><head><title>{(title := words(3))} | Blog</title></head><body>'
-                f'<nav class="menu"><a href="/">Home</a> <a href="/about">About us</a></nav>'
-                f'<div class="post"><header class="post-header"><h1>{title}</h1><h2>{words(4)}</h2>'
-                f'<p class="meta">{n + 1} May 2018</p></header>'
-                + "".join(f"<p>{words(40)}</p>" for _ in range(4)) +
-                f'</div><footer>Copyright the blog people</footer></body></html>')
-        return SitePage(f"post-{n}", segment(parse_html(html)))
+        title = words(3)
+        return _framed_page(f"post-{n}", title, "blog",
+                            f'<div class="post"><header class="post-header"><h1>{title}</h1><h2>{words(4)}</h2>'
+                            f'<p class="meta">{n + 1} May 2018</p></header>'
+                            + "".join(f"<p>{words(40)}</p>" for _ in range(4)) + '</div>')
 
     [layout] = learn_site("blog.example", [page(n) for n in range(6)]).layouts
     assert role_of(layout, "header.post-header/h1") == "title"
@@ -212,12 +217,10 @@ def test_body_text_that_goes_on_in_the_parent_of_a_box_it_starts_with_is_main():
     """A course page opens with an info box, then its text goes on loose in the article."""
     def page(n: int) -> SitePage:
         words = _word_maker(random.Random(500 + n))
-        html = (f'<html><head><title>{(title := words(3))} | Notes</title></head><body>'
-                f'<nav class="menu"><a href="/">Home</a> <a href="/about">About us</a></nav>'
-                f'<article class="md-content"><h1>{title}</h1><div class="admonition info"><p>{words(50)}</p></div>'
-                f'<p>{words(30)}</p><p>{words(30)}</p></article>'
-                f'<footer>Copyright the notes people</footer></body></html>')
-        return SitePage(f"course-{n}", segment(parse_html(html)))
+        title = words(3)
+        return _framed_page(f"course-{n}", title, "notes",
+                            f'<article class="md-content"><h1>{title}</h1><div class="admonition info">'
+                            f'<p>{words(50)}</p></div><p>{words(30)}</p><p>{words(30)}</p></article>')
 
     [layout] = learn_site("notes.example", [page(n) for n in range(6)]).layouts
     assert layout.container[-1] == "article.md-content"
