@@ -31,7 +31,8 @@ a pattern-only `stemmer extract` of one page (a fresh interpreter).
     python benchmarks/classifier.py --rows chosen --folds 2 --sets cleaneval zh_cwced
     python benchmarks/classifier.py --ablate              # chosen minus each feature group
     python benchmarks/classifier.py --rows shipped --ablate   # the same for the shipped training sets too
-    python benchmarks/classifier.py --minilm-pages 150    # static model vs MiniLM on a subsample
+    python benchmarks/classifier.py --rows gold2 --sets wcxb zh_cwced --minilm-pages 200 --folds 2 --no-baseline
+        # no embedding / the static model / MiniLM for the shipped configuration, on 200 of its training pages
     python benchmarks/classifier.py --kept-boilerplate 120 --sets dragnet l3s_gn1 cleaneval
         # per-block error analysis: where the boilerplate the shipped model keeps lies
     python benchmarks/classifier.py --held-out generic /tmp/new/model --sets cleaneval l3s_gn1 dragnet
@@ -192,7 +193,7 @@ def cross_validate(corpus: Corpus, spec: dict, folds: dict[str, int], k: int, lo
     for f in range(k):
         t0 = time.perf_counter()
         train = [i for i, p in enumerate(corpus.pages) if folds[p.site] != f and p.dataset in train_sets]
-        train = [train[j] for j in T.per_site([corpus.pages[i] for i in train])]
+        train = [train[j] for j in T.per_site([corpus.pages[i] for i in train], spec.get("per_site", T.PAGES_PER_SITE))]
         test = [i for i, p in enumerate(corpus.pages) if folds[p.site] == f and p.weights is None]
         clf = BlockClassifier(estimator=spec["estimator"], groups=spec["groups"], context=spec["context"],
                               threshold=T.DEFAULT_THRESHOLD,
@@ -397,28 +398,38 @@ def kept_boilerplate(sets: list[str], n_pages: int) -> None:
 
 # --- MiniLM on a subsample ------------------------------------------------------------
 
-def minilm_subsample(corpus: Corpus, n_pages: int, folds: dict[str, int], log) -> list[dict]:
-    """Thesis baseline and chosen model with the static model vs MiniLM, 2-fold CV on a page subsample."""
+def embedders_subsample(corpus: Corpus, n_pages: int, folds: dict[str, int], row: str, log) -> list[dict]:
+    """`row` with no embedding, the static model and MiniLM: 2-fold CV on one page subsample.
+
+    MiniLM embeds some 150 texts/s on two CPU cores, too slow for the whole corpus;
+    the three embedders see the same pages (drawn from the row's training sets, so
+    each fold has pages to learn from) and folds, so their rows compare.
+    """
+    pool = [i for i, p in enumerate(corpus.pages)  # the row's own training pages with gold: enough to train on
+            if p.weights is None and p.dataset in ROWS[row].get("train_sets", SETS)]
     rng = np.random.default_rng(0)
-    idx = sorted(rng.choice(len(corpus.pages), size=min(n_pages, len(corpus.pages)), replace=False).tolist())
-    encoders = {"static": CachedEmbedder(StaticEmbedder()), "minilm": CachedEmbedder(SentenceTransformerEmbedder())}
+    idx = sorted(rng.choice(pool, size=min(n_pages, len(pool)), replace=False).tolist())
+    sub_folds = {corpus.pages[i].site: folds[corpus.pages[i].site] % 2 for i in idx}
+    n_texts = sum(len(corpus.pages[i].table.blocks) for i in idx)
     rows = []
-    for name, enc in encoders.items():
-        t0 = time.perf_counter()
-        E = {i: enc.encode([b.text for b in corpus.pages[i].table.blocks]) for i in idx}
-        secs = time.perf_counter() - t0
-        n_texts = sum(len(corpus.pages[i].table.blocks) for i in idx)
-        log(f"{name}: {n_texts} block texts in {secs:.0f} s ({n_texts / secs:.0f}/s)")
-        saved, corpus.E = corpus.E, [E.get(i) for i in range(len(corpus.pages))]
-        for row in ("thesis", "chosen"):
-            spec = dict(ROWS[row], embed=True, groups=tuple(dict.fromkeys(ROWS[row]["groups"] + ("embed",))))
-            sub_folds = {corpus.pages[i].site: folds[corpus.pages[i].site] % 2 for i in idx}
-            sub = _SubCorpus(corpus, idx)
-            probs = cross_validate(sub, spec, sub_folds, 2, log)
-            f1 = _mean_sh_f1(sub.pages, probs, T.DEFAULT_THRESHOLD)
-            rows.append({"embedder": name, "row": row, "pages": len(idx), "sh_f1": f1,
-                         "texts_per_s": n_texts / secs})
-            log(f"  {name} {row}: sh_f1 {f1:.3f}")
+    for name in ("none", "static", "minilm"):
+        saved, secs = corpus.E, 0.0
+        spec = ROWS[row]
+        if name != "none":
+            enc = CachedEmbedder(StaticEmbedder() if name == "static" else SentenceTransformerEmbedder())
+            t0 = time.perf_counter()
+            E = {i: enc.encode([b.text for b in corpus.pages[i].table.blocks]) for i in idx}
+            secs = time.perf_counter() - t0
+            log(f"{name}: {n_texts} block texts in {secs:.0f} s ({n_texts / secs:.0f}/s)")
+            corpus.E = [E.get(i) for i in range(len(corpus.pages))]
+            spec = dict(spec, embed=True, groups=tuple(dict.fromkeys(spec["groups"] + ("embed",))))
+        sub = _SubCorpus(corpus, idx)
+        probs = cross_validate(sub, spec, sub_folds, 2, log)
+        scored = [(p, pr) for p, pr in zip(sub.pages, probs) if pr is not None]
+        f1 = _mean_sh_f1([p for p, _ in scored], [pr for _, pr in scored], T.DEFAULT_THRESHOLD)
+        rows.append({"embedder": name, "row": row, "pages": len(scored), "sh_f1": f1,
+                     "embed_pages_per_s": len(idx) / secs if secs else None})
+        log(f"  {name} {row}: sh_f1 {f1:.3f}")
         corpus.E = saved
     return rows
 
@@ -431,7 +442,7 @@ class _SubCorpus(Corpus):
         self.vocab = corpus.vocab
         self.names = corpus.names
         self.X = [corpus.X[i] for i in idx]
-        self.E = [corpus.E[i] for i in idx]
+        self.E = None if corpus.E is None else [corpus.E[i] for i in idx]
 
 
 def _mean_sh_f1(pages, probs, threshold) -> float:
@@ -455,10 +466,13 @@ def main() -> None:
     ap.add_argument("--rows", nargs="*", default=["gold2", "shipped", "patterns", "shipped+patterns"],
                     choices=list(ROWS))
     ap.add_argument("--folds", type=int, default=3)
+    ap.add_argument("--pages-per-site", type=int, default=T.PAGES_PER_SITE, metavar="N",
+                    help="training pages per site of each fold's model (default %(default)s)")
     ap.add_argument("--ablate", action="store_true",
                     help="also the chosen model (and the shipped one, if in --rows) without each feature group")
     ap.add_argument("--minilm-pages", type=int, default=0, metavar="N",
-                    help="also compare the static model with MiniLM on N pages (MiniLM: ~40 texts/s)")
+                    help="also compare no embedding, the static model and MiniLM for the first of --rows "
+                         "on N pages (MiniLM: ~150 texts/s on 2 cores)")
     ap.add_argument("--held-out", nargs="+", metavar="MODEL",
                     help="only score these saved models (or 'generic') on --sets, no cross-validation")
     ap.add_argument("--kept-boilerplate", type=int, default=0, metavar="N",
@@ -486,7 +500,7 @@ def main() -> None:
     folds = site_folds(everything, args.folds)
     (work / "folds.json").write_text(json.dumps({"k": args.folds, "fold_of_site": folds}, indent=0))
 
-    specs = {r: ROWS[r] for r in args.rows}
+    specs = {r: dict(ROWS[r], per_site=args.pages_per_site) for r in args.rows}
     for base in [r for r in ("chosen", "shipped") if r in args.rows or r == "chosen"] if args.ablate else []:
         row = ROWS[base]
         for g in row["groups"]:
@@ -525,7 +539,7 @@ def main() -> None:
             log(f"{ds}: trafilatura {traf[ds]['score']['sh_f1']:.3f}, readability {read[ds]['score']['sh_f1']:.3f}; "
                 f"pages/s: fallback {speed[ds]['fallback_pps']:.1f}, trafilatura text+title "
                 f"{stats['total_pages_per_s']:.1f}, readability {read_pps:.1f}")
-    minilm = minilm_subsample(corpus, args.minilm_pages, folds, log) if args.minilm_pages else []
+    minilm = embedders_subsample(corpus, args.minilm_pages, folds, args.rows[0], log) if args.minilm_pages else []
     one_page = one_page_seconds()
 
     # the table
@@ -552,9 +566,9 @@ def main() -> None:
                       fmt(speed[ds]["readability_pps"], ".1f")]
         print("| " + " | ".join(cells) + " |")
     if minilm:
-        print("\n| embedder | row | pages | sh_f1 (2-fold) | texts/s |\n|---|---|---|---|---|")
+        print("\n| embedder | row | pages scored | sh_f1 (2-fold) | pages/s of the embedding alone |\n|---|---|---|---|---|")
         for r in minilm:
-            print(f"| {r['embedder']} | {r['row']} | {r['pages']} | {r['sh_f1']:.3f} | {r['texts_per_s']:.0f} |")
+            print(f"| {r['embedder']} | {r['row']} | {r['pages']} | {r['sh_f1']:.3f} | {fmt(r['embed_pages_per_s'], '.1f')} |")
     print(f"\npattern-only `stemmer extract -p` of one page, fresh interpreter: {one_page:.2f} s")
     if args.json:
         Path(args.json).write_text(json.dumps({"rows": results, "trafilatura": traf, "readability": read,
