@@ -180,7 +180,7 @@ def _layout(view: SiteView, lay: Layout, *, open_: bool) -> str:
              f'<dt>seen</dt><dd>{lay.seen or "–"} pages, {escape(lay.first_seen or "?")} to '
              f'{escape(lay.last_seen or "?")}</dd>',
              f'<dt>main-text container</dt><dd class="key">{escape("/".join(lay.container) or "none")}</dd>',
-             f'<dt>member pages</dt><dd>' + (f'<details class="members"><summary>{len(lay.members)} of '
+             '<dt>member pages</dt><dd>' + (f'<details class="members"><summary>{len(lay.members)} of '
                                                f'{lay.pages}</summary>{"<br>".join(escape(m) for m in lay.members)}'
                                                f'</details>' if lay.members else "–") + '</dd></dl>']
     rows = []
