@@ -16,7 +16,8 @@ Rows (the shipped configuration, train.py's defaults, unless said otherwise):
   thesis    the thesis baseline (seed 000): embedding + position + ancestor tags -> logistic regression
   logreg    all cheap feature groups -> logistic regression, no second stage
   chosen    trained on every set (not shippable: cleaneval, l3s_gn1 and dragnet may not train it)
-  gold2     trained on the gold of wcxb and zh_cwced (the model shipped before jekyll_sites and web_sites)
+  gold2     trained on the gold of wcxb and zh_cwced (the shipped model's configuration)
+  gold2+static  the same with the static model's embeddings (`embed` group)
   shipped   trained on the gold of the shippable sets (SHIPPABLE)
   patterns  gold of wcxb and zh_cwced, plus the blocks the learned patterns of the jekyll_sites and
             web_sites sites label (`stemmer train`'s labels, no gold of those sites)
@@ -180,6 +181,7 @@ ROWS = {
     "logreg": dict(estimator="logreg", groups=CHEAP, context=False, embed=False),
     "chosen": CHOSEN,
     "gold2": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"]),
+    "gold2+static": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], groups=CHOSEN["groups"] + ("embed",), embed=True),
     "shipped": dict(CHOSEN, train_sets=SHIPPABLE),
     "patterns": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"] + PATTERN_SETS),
     "shipped+patterns": dict(CHOSEN, train_sets=SHIPPABLE + [f"patterns:{c}:other" for c in CRAWLS]),
