@@ -18,6 +18,7 @@ Rows (the shipped configuration, train.py's defaults, unless said otherwise):
   chosen    trained on every set (not shippable: cleaneval, l3s_gn1 and dragnet may not train it)
   gold2     trained on the gold of wcxb and zh_cwced (the shipped model's configuration)
   gold2+static  the same with the static model's embeddings (`embed` group)
+  gold2+letters the same, each training block weighted by the square root of its letters
   shipped   trained on the gold of the shippable sets (SHIPPABLE)
   patterns  gold of wcxb and zh_cwced, plus the blocks the learned patterns of the jekyll_sites and
             web_sites sites label (`stemmer train`'s labels, no gold of those sites)
@@ -181,6 +182,7 @@ ROWS = {
     "logreg": dict(estimator="logreg", groups=CHEAP, context=False, embed=False),
     "chosen": CHOSEN,
     "gold2": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"]),
+    "gold2+letters": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], letter_weights=True),
     "gold2+static": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], groups=CHOSEN["groups"] + ("embed",), embed=True),
     "shipped": dict(CHOSEN, train_sets=SHIPPABLE),
     "patterns": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"] + PATTERN_SETS),
@@ -204,6 +206,9 @@ def cross_validate(corpus: Corpus, spec: dict, folds: dict[str, int], k: int, lo
         clf.featurizer_ = Featurizer(clf.vocab_, clf.groups, clf._cached_embedder())
         weights = [np.asarray(corpus.pages[i].weights if corpus.pages[i].weights is not None
                               else np.ones(len(corpus.pages[i].labels)), dtype=np.float64) for i in train]
+        if spec.get("letter_weights"):
+            weights = [w * np.sqrt(np.array([max(b.weight, 1) for b in corpus.pages[i].table.blocks]))
+                       for w, i in zip(weights, train)]
         clf.fit_arrays(corpus.matrices(clf, train), [np.asarray(corpus.pages[i].labels) for i in train],
                        [corpus.pages[i].table for i in train], sites=[corpus.pages[i].site for i in train],
                        weights=weights)
