@@ -175,6 +175,11 @@ def fold_vocab(corpus: Corpus, idx: list[int], n_tags: int, n_attrs: int) -> Voc
 
 # --- models ---------------------------------------------------------------------------
 
+def with_embedding(spec: dict) -> dict:
+    """The same row with the static model's embeddings (the `embed` group) added."""
+    return dict(spec, embed=True, groups=tuple(dict.fromkeys(spec["groups"] + ("embed",))))
+
+
 CHOSEN = dict(estimator=T.DEFAULT_ESTIMATOR, groups=T.DEFAULT_GROUPS, context=True, embed="embed" in T.DEFAULT_GROUPS)
 PATTERN_SETS = [f"patterns:{c}:{kind}" for c in CRAWLS for kind in ("gold", "other")]
 ROWS = {
@@ -183,7 +188,7 @@ ROWS = {
     "chosen": CHOSEN,
     "gold2": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"]),
     "gold2+letters": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], letter_weights=True),
-    "gold2+static": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], groups=CHOSEN["groups"] + ("embed",), embed=True),
+    "gold2+static": with_embedding(dict(CHOSEN, train_sets=["wcxb", "zh_cwced"])),
     "shipped": dict(CHOSEN, train_sets=SHIPPABLE),
     "patterns": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"] + PATTERN_SETS),
     "shipped+patterns": dict(CHOSEN, train_sets=SHIPPABLE + [f"patterns:{c}:other" for c in CRAWLS]),
@@ -429,7 +434,7 @@ def embedders_subsample(corpus: Corpus, n_pages: int, folds: dict[str, int], row
             secs = time.perf_counter() - t0
             log(f"{name}: {n_texts} block texts in {secs:.0f} s ({n_texts / secs:.0f}/s)")
             corpus.E = [E.get(i) for i in range(len(corpus.pages))]
-            spec = dict(spec, embed=True, groups=tuple(dict.fromkeys(spec["groups"] + ("embed",))))
+            spec = with_embedding(spec)
         sub = _SubCorpus(corpus, idx)
         probs = cross_validate(sub, spec, sub_folds, 2, log)
         scored = [(p, pr) for p, pr in zip(sub.pages, probs) if pr is not None]
@@ -514,7 +519,7 @@ def main() -> None:
             specs[f"{base}-{g}"] = dict(row, groups=tuple(x for x in row["groups"] if x != g),
                                         embed=g != "embed" and row["embed"])
         if "embed" not in row["groups"]:
-            specs[f"{base}+embed"] = dict(row, groups=row["groups"] + ("embed",), embed=True)
+            specs[f"{base}+embed"] = with_embedding(row)
             if corpus.E is None:
                 corpus.E = [CachedEmbedder(StaticEmbedder(), size=10**7).encode([b.text for b in p.table.blocks])
                             for p in corpus.pages]
