@@ -18,7 +18,8 @@ Rows (the shipped configuration, train.py's defaults, unless said otherwise):
   chosen    trained on every set (not shippable: cleaneval, l3s_gn1 and dragnet may not train it)
   gold2     trained on the gold of wcxb and zh_cwced (the shipped model's configuration)
   gold2+static  the same with the static model's embeddings (`embed` group)
-  gold2+letters the same, each training block weighted by the square root of its letters
+  gold2-even    the same, every training block weighted alike (not by the square root of its letters)
+  gold2^0.75, gold2^1  the same, a block weighted by its letters to the power 0.75 or 1
   shipped   trained on the gold of the shippable sets (SHIPPABLE)
   patterns  gold of wcxb and zh_cwced, plus the blocks the learned patterns of the jekyll_sites and
             web_sites sites label (`stemmer train`'s labels, no gold of those sites)
@@ -180,14 +181,17 @@ def with_embedding(spec: dict) -> dict:
     return dict(spec, embed=True, groups=tuple(dict.fromkeys(spec["groups"] + ("embed",))))
 
 
-CHOSEN = dict(estimator=T.DEFAULT_ESTIMATOR, groups=T.DEFAULT_GROUPS, context=True, embed="embed" in T.DEFAULT_GROUPS)
+CHOSEN = dict(estimator=T.DEFAULT_ESTIMATOR, groups=T.DEFAULT_GROUPS, context=True, embed="embed" in T.DEFAULT_GROUPS,
+              letter_power=T.LETTER_POWER)
 PATTERN_SETS = [f"patterns:{c}:{kind}" for c in CRAWLS for kind in ("gold", "other")]
 ROWS = {
     "thesis": dict(estimator="logreg", groups=("pos", "tags", "embed"), context=False, embed=True),
     "logreg": dict(estimator="logreg", groups=CHEAP, context=False, embed=False),
     "chosen": CHOSEN,
     "gold2": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"]),
-    "gold2+letters": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], letter_weights=True),
+    "gold2-even": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], letter_power=0.0),
+    "gold2^0.75": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], letter_power=0.75),
+    "gold2^1": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], letter_power=1.0),
     "gold2+static": with_embedding(dict(CHOSEN, train_sets=["wcxb", "zh_cwced"])),
     "shipped": dict(CHOSEN, train_sets=SHIPPABLE),
     "patterns": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"] + PATTERN_SETS),
@@ -209,11 +213,8 @@ def cross_validate(corpus: Corpus, spec: dict, folds: dict[str, int], k: int, lo
                               embedder=StaticEmbedder() if spec["embed"] else None)
         clf.vocab_ = fold_vocab(corpus, train, clf.n_tags, clf.n_attrs)
         clf.featurizer_ = Featurizer(clf.vocab_, clf.groups, clf._cached_embedder())
-        weights = [np.asarray(corpus.pages[i].weights if corpus.pages[i].weights is not None
-                              else np.ones(len(corpus.pages[i].labels)), dtype=np.float64) for i in train]
-        if spec.get("letter_weights"):
-            weights = [w * np.sqrt(np.array([max(b.weight, 1) for b in corpus.pages[i].table.blocks]))
-                       for w, i in zip(weights, train)]
+        weights = [np.asarray(T.block_weights(corpus.pages[i], power=spec.get("letter_power", 0.0)), dtype=np.float64)
+                   for i in train]
         clf.fit_arrays(corpus.matrices(clf, train), [np.asarray(corpus.pages[i].labels) for i in train],
                        [corpus.pages[i].table for i in train], sites=[corpus.pages[i].site for i in train],
                        weights=weights)
@@ -478,6 +479,8 @@ def main() -> None:
     ap.add_argument("--rows", nargs="*", default=["gold2", "shipped", "patterns", "shipped+patterns"],
                     choices=list(ROWS))
     ap.add_argument("--folds", type=int, default=3)
+    ap.add_argument("--thresholds", nargs="+", type=float, default=[T.DEFAULT_THRESHOLD], metavar="P",
+                    help=f"score each row at these thresholds too (row@P; default {T.DEFAULT_THRESHOLD} alone)")
     ap.add_argument("--pages-per-site", type=int, default=T.PAGES_PER_SITE, metavar="N",
                     help="training pages per site of each fold's model (default %(default)s)")
     ap.add_argument("--ablate", action="store_true",
@@ -531,10 +534,12 @@ def main() -> None:
             f"{' + second stage' if spec['context'] else ''}")
         t0 = time.perf_counter()
         probs = cross_validate(corpus, spec, folds, args.folds, log)
-        preds = write_predictions(corpus, probs, T.DEFAULT_THRESHOLD, work, row)
-        results[row] = {ds: score(ds, path) for ds, path in preds.items()}
-        log(f"  {row} done in {time.perf_counter() - t0:.0f} s: " +
-            ", ".join(f"{ds} {s['sh_f1']:.3f}" for ds, s in results[row].items()))
+        for threshold in args.thresholds:
+            name = row if threshold == T.DEFAULT_THRESHOLD else f"{row}@{threshold}"
+            preds = write_predictions(corpus, probs, threshold, work, name)
+            results[name] = {ds: score(ds, path) for ds, path in preds.items()}
+            log(f"  {name} done in {time.perf_counter() - t0:.0f} s: " +
+                ", ".join(f"{ds} {s['sh_f1']:.3f}" for ds, s in results[name].items()))
 
     traf: dict[str, dict] = {}
     read: dict[str, dict] = {}

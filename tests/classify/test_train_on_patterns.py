@@ -48,6 +48,19 @@ def test_labels_come_from_the_slots_and_unknown_blocks_are_left_out(patterns):
     assert all(w in (0.0, 1.0) for p in pages for w in p.weights)
 
 
+def test_training_weighs_a_block_by_the_root_of_its_letters_and_keeps_unknown_blocks_out(patterns):
+    from stemmer.classify.train import block_weights
+
+    page = pattern_labelled_pages(read_pages([str(DEMO)]), load_patterns(patterns), pages_per_site=PER_SITE)[0]
+    weights = block_weights(page)
+    for b, w, base in zip(page.table.blocks, weights, page.weights):
+        assert w == pytest.approx(base * max(b.weight, 1) ** 0.5)
+    assert [w for w, base in zip(weights, page.weights) if base == 0] == [0.0] * page.weights.count(0.0)
+    long_block = max(range(len(weights)), key=lambda i: page.table.blocks[i].weight * page.weights[i])
+    assert weights[long_block] > 3  # a paragraph outweighs a one-word link (weight 1)
+    assert block_weights(page, power=0) == page.weights
+
+
 def test_train_writes_json_and_npz_with_ordinary_permissions(model):
     json_path, npz_path = model.with_name(model.name + ".json"), model.with_name(model.name + ".npz")
     meta = json.loads(json_path.read_text())
