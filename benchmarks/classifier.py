@@ -20,6 +20,7 @@ Rows (the shipped configuration, train.py's defaults, unless said otherwise):
   gold2+static  the same with the static model's embeddings (`embed` group)
   gold2-even    the same, every training block weighted alike (not by the square root of its letters)
   gold2^0.75, gold2^1  the same, a block weighted by its letters to the power 0.75 or 1
+  gold2-slow, gold2-l2  the same trees learning at half the rate for twice the rounds, or regularized
   shipped   trained on the gold of the shippable sets (SHIPPABLE)
   patterns  gold of wcxb and zh_cwced, plus the blocks the learned patterns of the jekyll_sites and
             web_sites sites label (`stemmer train`'s labels, no gold of those sites)
@@ -192,6 +193,8 @@ ROWS = {
     "gold2-even": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], letter_power=0.0),
     "gold2^0.75": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], letter_power=0.75),
     "gold2^1": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], letter_power=1.0),
+    "gold2-slow": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], params={"learning_rate": 0.05, "max_iter": 400}),
+    "gold2-l2": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], params={"l2_regularization": 1.0, "min_samples_leaf": 50}),
     "gold2+static": with_embedding(dict(CHOSEN, train_sets=["wcxb", "zh_cwced"])),
     "shipped": dict(CHOSEN, train_sets=SHIPPABLE),
     "patterns": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"] + PATTERN_SETS),
@@ -209,7 +212,7 @@ def cross_validate(corpus: Corpus, spec: dict, folds: dict[str, int], k: int, lo
         train = [train[j] for j in T.per_site([corpus.pages[i] for i in train], spec.get("per_site", T.PAGES_PER_SITE))]
         test = [i for i, p in enumerate(corpus.pages) if folds[p.site] == f and p.weights is None]
         clf = BlockClassifier(estimator=spec["estimator"], groups=spec["groups"], context=spec["context"],
-                              threshold=T.DEFAULT_THRESHOLD,
+                              threshold=T.DEFAULT_THRESHOLD, params=spec.get("params"),
                               embedder=StaticEmbedder() if spec["embed"] else None)
         clf.vocab_ = fold_vocab(corpus, train, clf.n_tags, clf.n_attrs)
         clf.featurizer_ = Featurizer(clf.vocab_, clf.groups, clf._cached_embedder())
