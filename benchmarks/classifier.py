@@ -21,6 +21,7 @@ Rows (the shipped configuration, train.py's defaults, unless said otherwise):
   gold2-even    the same, every training block weighted alike (not by the square root of its letters)
   gold2^0.75, gold2^1  the same, a block weighted by its letters to the power 0.75 or 1
   gold2-slow, gold2-l2  the same trees learning at half the rate for twice the rounds, or regularized
+  gold2-vocab   the same with 60 tags and 200 class/id words (not 40 and 100)
   shipped   trained on the gold of the shippable sets (SHIPPABLE)
   patterns  gold of wcxb and zh_cwced, plus the blocks the learned patterns of the jekyll_sites and
             web_sites sites label (`stemmer train`'s labels, no gold of those sites)
@@ -195,6 +196,7 @@ ROWS = {
     "gold2^1": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], letter_power=1.0),
     "gold2-slow": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], params={"learning_rate": 0.05, "max_iter": 400}),
     "gold2-l2": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], params={"l2_regularization": 1.0, "min_samples_leaf": 50}),
+    "gold2-vocab": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"], vocab={"n_tags": 60, "n_attrs": 200}),
     "gold2+static": with_embedding(dict(CHOSEN, train_sets=["wcxb", "zh_cwced"])),
     "shipped": dict(CHOSEN, train_sets=SHIPPABLE),
     "patterns": dict(CHOSEN, train_sets=["wcxb", "zh_cwced"] + PATTERN_SETS),
@@ -213,7 +215,7 @@ def cross_validate(corpus: Corpus, spec: dict, folds: dict[str, int], k: int, lo
         test = [i for i, p in enumerate(corpus.pages) if folds[p.site] == f and p.weights is None]
         clf = BlockClassifier(estimator=spec["estimator"], groups=spec["groups"], context=spec["context"],
                               threshold=T.DEFAULT_THRESHOLD, params=spec.get("params"),
-                              embedder=StaticEmbedder() if spec["embed"] else None)
+                              embedder=StaticEmbedder() if spec["embed"] else None, **spec.get("vocab", {}))
         clf.vocab_ = fold_vocab(corpus, train, clf.n_tags, clf.n_attrs)
         clf.featurizer_ = Featurizer(clf.vocab_, clf.groups, clf._cached_embedder())
         weights = [np.asarray(T.block_weights(corpus.pages[i], power=spec.get("letter_power", 0.0)), dtype=np.float64)
