@@ -28,7 +28,7 @@ from stemmer.classify.label import align
 # Chosen by benchmarks/classifier.py (site-grouped 5-fold CV on the single-page sets).
 DEFAULT_GROUPS = tuple(g for g in GROUPS if g != "embed")
 DEFAULT_ESTIMATOR = "hgb"
-DEFAULT_THRESHOLD = 0.35
+DEFAULT_THRESHOLD = 0.35  # chosen together with LETTER_POWER (2-fold grid, then held out; docs/classifier.md)
 # Training pages per site (and per kind of label: gold or patterns), so a big site does not dominate.
 PAGES_PER_SITE = 30
 # Each training block weighs its letters to this power (the square root): SH F1 counts words while
