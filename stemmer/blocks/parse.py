@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import logging
+import re
 
 from lxml import etree
 
 import stemmer.blocks.segment as _walkers  # the module, whose WALKER benchmarks may switch
+from stemmer.blocks.block import letters
 
 log = logging.getLogger("stemmer")
 
@@ -18,6 +20,11 @@ _DEEP = "/".join(["*"] * MAX_DEPTH)  # the elements MAX_DEPTH levels below the r
 _PARSER = etree.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=True,
                            no_network=True, recover=True, huge_tree=True,
                            collect_ids=False)  # no lookups by id; not indexing them parses ~8% faster
+_TITLE_OPEN = re.compile(rb"<title\b[^>]*>", re.IGNORECASE)
+_MARKUP = re.compile(r"<[a-zA-Z/!]")
+# A page whose <noscript> elements hold at least this many letters, and more than the rest
+# of the page shows, is read as a browser without scripts shows it (Discourse's threads).
+NOSCRIPT_LETTERS = 100
 
 
 def parse_html(html: str | bytes, *, name: str | None = None):
@@ -25,20 +32,68 @@ def parse_html(html: str | bytes, *, name: str | None = None):
 
     Text is parsed as UTF-8 bytes so that an XML encoding declaration inside
     the text cannot conflict with it. Elements nested deeper than `MAX_DEPTH`
-    become siblings, with a warning naming the page (`name`).
+    become siblings, with a warning naming the page (`name`). A title never
+    closed is closed at its first tag, and `<noscript>` is read where only it
+    holds the page's text, so that such pages do not come out empty.
     """
     data = html.encode("utf-8", "surrogatepass") if isinstance(html, str) else html
     if not data.strip():
         return None
-    try:
-        root = etree.fromstring(data, _PARSER)
-    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
+    root = _parse(data)
+    if root is None:
         return None
-    if root is not None and _nests_too_deep(root):
+    if root.find("body") is None and (repaired := _close_runaway_title(root, data)) is not None:
+        root = repaired
+    if _nests_too_deep(root):
         for el in root.xpath(_DEEP):
             _flatten(el)
         log.warning("%s: elements nested deeper than %d made siblings", name or "a page", MAX_DEPTH)
+    _show_noscript(root)
     return root
+
+
+def _parse(data: bytes):
+    try:
+        return etree.fromstring(data, _PARSER)
+    except (etree.ParserError, etree.XMLSyntaxError, ValueError):
+        return None
+
+
+def _close_runaway_title(root, data: bytes):
+    """The page parsed again with its `<title>` closed at its first tag, where it was never closed.
+
+    A `<title>` without its end tag (a damaged page) swallows the whole document as
+    its text: the tree has no body and the title's text holds markup.  Browsers of
+    the time showed the page; None where that is not the case.
+    """
+    title = root.find("head/title")
+    if title is None or not title.text or not _MARKUP.search(title.text):
+        return None
+    opened = _TITLE_OPEN.search(data)
+    end = data.find(b"<", opened.end()) if opened else -1
+    if end < 0:
+        return None
+    return _parse(data[:end] + b"</title>" + data[end:])
+
+
+def _show_noscript(root) -> None:
+    """Read the body's `<noscript>` elements as plain elements where they hold the page's text.
+
+    Scripts fill some pages in a browser, and the server puts the text a crawler
+    should read in `<noscript>` (a Discourse thread: a splash screen outside it).
+    Where the noscript elements hold `NOSCRIPT_LETTERS` letters or more, and more
+    than the blocks outside them, they become ``div`` elements.
+    """
+    body = root.find("body")
+    if body is None:
+        return
+    boxes = list(body.iter("noscript"))
+    if not boxes:
+        return
+    inside = sum(letters(" ".join(box.itertext())) for box in boxes)
+    if inside >= NOSCRIPT_LETTERS and inside > sum(b.weight for b in _walkers.segment(root).blocks):
+        for box in boxes:
+            box.tag = "div"
 
 
 def _nests_too_deep(root) -> bool:

@@ -209,6 +209,28 @@ def test_a_page_that_hides_nearly_all_its_text_until_loaded_keeps_it():
     assert len(texts(html)) == 9
 
 
+
+def test_a_page_whose_text_is_in_noscript_is_read_as_a_browser_without_scripts_shows_it():
+    thread = "".join(f"<p>Post {n}: a reply in the thread that the server renders for crawlers.</p>" for n in range(3))
+    html = (f'<html><body><section id="splash"><p>Loading</p></section><noscript><img src="/pixel.gif"></noscript>'
+            f'<noscript data-path="/t/1">{thread}</noscript></body></html>')
+    assert texts(html) == ["Loading"] + [f"Post {n}: a reply in the thread that the server renders for crawlers."
+                                         for n in range(3)]
+
+
+def test_a_noscript_notice_beside_the_page_text_stays_out():
+    html = ('<html><body><noscript><p>Please turn JavaScript on to see the comments of this page.</p></noscript>'
+            + "<p>The article as every reader sees it, long enough to outweigh the notice.</p>" * 3 + "</body></html>")
+    assert "Please" not in " ".join(texts(html))
+
+
+def test_a_title_never_closed_does_not_swallow_the_page():
+    html = ('<html><head><title>Bush to Saudis - CBN News</titlevalue="true" --> <link rel="x"></head>'
+            '<body><h1>Bush to Saudis</h1><p>The president asked for more oil.</p></body></html>')
+    page = blocks_of(html)
+    assert [b.text for b in page.blocks] == ["Bush to Saudis", "The president asked for more oil."]
+    assert page.title == "Bush to Saudis - CBN News"
+
 @pytest.mark.parametrize("heading", [
     '<h2 id="s">Quantum Santa<a class="headerlink" href="#s" title="Permanent link">¶</a></h2>',  # Sphinx, MkDocs
     '<h2 id="s"><a class="header-anchor" href="#s">#</a> Quantum Santa</h2>',  # VuePress
