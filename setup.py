@@ -1,8 +1,9 @@
-"""The compiled block walker (stemmer/blocks/_walker.pyx), an optional extension.
+"""The compiled block walker (stemmer/blocks/_walker.pyx) and tree walk (stemmer/classify/_trees.pyx), optional extensions.
 
 Everything else about the package is in pyproject.toml.  Where Cython, lxml's
 headers or a C compiler are missing, the install goes on without the
-extension and stemmer uses its pure-Python walker (same blocks, slower).
+extensions and stemmer uses its pure-Python walker and numpy's tree walk
+(same blocks and probabilities, slower).
 """
 from setuptools import Extension, setup
 
@@ -14,9 +15,10 @@ def extensions() -> list:
     except ImportError as exc:
         print(f"stemmer: not building the compiled block walker ({exc}); the Python walker will be used")
         return []
-    ext = Extension("stemmer.blocks._walker", ["stemmer/blocks/_walker.pyx"], include_dirs=lxml.get_include())
+    exts = [Extension("stemmer.blocks._walker", ["stemmer/blocks/_walker.pyx"], include_dirs=lxml.get_include()),
+            Extension("stemmer.classify._trees", ["stemmer/classify/_trees.pyx"])]
     try:
-        built = cythonize([ext], language_level=3, quiet=True)
+        built = cythonize(exts, language_level=3, quiet=True)
     except Exception as exc:  # noqa: BLE001 -- whatever stops Cython, the install goes on
         print(f"stemmer: not building the compiled block walker ({exc}); the Python walker will be used")
         return []

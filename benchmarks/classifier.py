@@ -184,7 +184,7 @@ def with_embedding(spec: dict) -> dict:
 
 
 CHOSEN = dict(estimator=T.DEFAULT_ESTIMATOR, groups=T.DEFAULT_GROUPS, context=True, embed="embed" in T.DEFAULT_GROUPS,
-              letter_power=T.LETTER_POWER)
+              letter_power=T.LETTER_POWER, bags=T.BAGS)
 GOLD2 = dict(CHOSEN, train_sets=["wcxb", "zh_cwced"])  # the shipped model's configuration and data
 PATTERN_SETS = [f"patterns:{c}:{kind}" for c in CRAWLS for kind in ("gold", "other")]
 ROWS = {
@@ -198,6 +198,8 @@ ROWS = {
     "gold2-slow": dict(GOLD2, params={"learning_rate": 0.05, "max_iter": 400}),
     "gold2-l2": dict(GOLD2, params={"l2_regularization": 1.0, "min_samples_leaf": 50}),
     "gold2-vocab": dict(GOLD2, vocab={"n_tags": 60, "n_attrs": 200}),
+    "gold2-bag5": dict(GOLD2, bags=5),
+    "gold2-nomarks": dict(GOLD2, groups=tuple(g for g in GOLD2["groups"] if g != "marks")),
     "gold2+static": with_embedding(GOLD2),
     "shipped": dict(CHOSEN, train_sets=SHIPPABLE),
     "patterns": dict(CHOSEN, train_sets=GOLD2["train_sets"] + PATTERN_SETS),
@@ -215,7 +217,7 @@ def cross_validate(corpus: Corpus, spec: dict, folds: dict[str, int], k: int, lo
         train = [train[j] for j in T.per_site([corpus.pages[i] for i in train], spec.get("per_site", T.PAGES_PER_SITE))]
         test = [i for i, p in enumerate(corpus.pages) if folds[p.site] == f and p.weights is None]
         clf = BlockClassifier(estimator=spec["estimator"], groups=spec["groups"], context=spec["context"],
-                              threshold=T.DEFAULT_THRESHOLD, params=spec.get("params"),
+                              threshold=T.DEFAULT_THRESHOLD, params=spec.get("params"), bags=spec.get("bags", 1),
                               embedder=StaticEmbedder() if spec["embed"] else None, **spec.get("vocab", {}))
         clf.vocab_ = fold_vocab(corpus, train, clf.n_tags, clf.n_attrs)
         clf.featurizer_ = Featurizer(clf.vocab_, clf.groups, clf._cached_embedder())

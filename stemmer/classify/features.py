@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from stemmer.blocks import Block, PageBlocks, segment
 
-GROUPS = ("pos", "tags", "attrs", "ratios", "text", "neigh", "embed")
+GROUPS = ("pos", "tags", "attrs", "marks", "ratios", "text", "neigh", "embed")
 LEVELS = 3  # enclosing elements described besides the block itself
 N_FREQ = 4  # sinusoids of the position encoding (sin + cos each)
 MAX_TEXT = 1000  # characters of a block looked at by the text statistics and the embedder
@@ -56,6 +56,7 @@ class PageTable:
         elements: per element id, (tag, class and id words).
         parent: per element id, its parent's id (-1 for the root).
         comments: ids of the elements that hold a comment section.
+        content: ids of the elements whose class or id names an article's body (`entry-content`, ...).
     """
 
     page: PageBlocks
@@ -65,6 +66,7 @@ class PageTable:
     elements: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     parent: list[int] = field(default_factory=list)
     comments: set[int] = field(default_factory=set)
+    content: set[int] = field(default_factory=set)
 
     def in_comments(self, i: int) -> bool:
         """Whether block `i` lies in a comment section."""
@@ -78,7 +80,8 @@ class PageTable:
         """The page with only the blocks at `keep` (indexes in order); the elements stay."""
         return PageTable(PageBlocks(tuple(self.page.blocks[i] for i in keep), self.page.title, self.page.links),
                          [self.links[i] for i in keep], [self.images[i] for i in keep],
-                         [self.ancestors[i] for i in keep], self.elements, self.parent, self.comments)
+                         [self.ancestors[i] for i in keep], self.elements, self.parent, self.comments,
+                         self.content)
 
 
 def _attr_words(cls: str | None, ident: str | None) -> tuple[str, ...]:
@@ -98,11 +101,22 @@ _COMMENT = re.compile(
     r"|comment[-_]\d+|commentlist(?:ing)?|comments?[-_]?(?:body|content|text|entry|item)")
 
 
-def _is_comment(cls: str | None, ident: str | None) -> bool:
+# An article's body, by the class or id of its element (as trafilatura's content XPath):
+# `entry-content`, `post-body`, `article__body`, `storytext`, `hentry`, ...
+_CONTENT = re.compile(
+    r"(?:article|post|entry|story|blog|news|main|page|single)[-_]*(?:body|content|text|entry|inner)"
+    r"|(?:content|text|body)[-_]?(?:main|body|article|post)|articlebody|storytext|hentry")
+
+
+def _has_token(pattern: re.Pattern, cls: str | None, ident: str | None) -> bool:
     for value in (ident, cls):
-        if value and any(_COMMENT.fullmatch(t) for t in value.lower().split()):
+        if value and any(pattern.fullmatch(t) for t in value.lower().split()):
             return True
     return False
+
+
+def _is_comment(cls: str | None, ident: str | None) -> bool:
+    return _has_token(_COMMENT, cls, ident)
 
 
 def page_table(root, *, walker: str | None = None) -> PageTable:
@@ -118,7 +132,7 @@ def page_table(root, *, walker: str | None = None) -> PageTable:
     table = _TableRecorder()
     table.page = segment(root, recorder=table, walker=walker)
     return PageTable(table.page, table.links, table.images, table.ancestors, table.elements, table.parent,
-                     table.comments)
+                     table.comments, table.content)
 
 
 class _TableRecorder(PageTable):
@@ -132,7 +146,7 @@ class _TableRecorder(PageTable):
 
     def clear(self) -> None:
         self.links, self.images, self.ancestors = [], [], []
-        self.elements, self.parent, self.comments = [], [], set()
+        self.elements, self.parent, self.comments, self.content = [], [], set(), set()
         self.stack: list[int] = []  # open elements (ids), outermost first
         self.pending_links = self.pending_images = 0  # since the last block boundary
 
@@ -145,8 +159,11 @@ class _TableRecorder(PageTable):
         self.parent.append(stack[-1] if stack else -1)
         stack.append(len(self.elements))
         self.elements.append((tag, _attr_words(cls, ident)))
-        if _is_comment(cls, ident):
-            self.comments.add(stack[-1])
+        if cls or ident:
+            if _is_comment(cls, ident):
+                self.comments.add(stack[-1])
+            elif _has_token(_CONTENT, cls, ident):
+                self.content.add(stack[-1])
 
     def close(self) -> None:
         self.stack.pop()
@@ -202,6 +219,8 @@ def feature_names(vocab: Vocabulary, groups: Sequence[str], embed_dim: int = 0) 
             names += [f"anc_{t}" for t in vocab.tags] + [f"own_{t}" for t in vocab.tags] + ["depth"]
         elif g == "attrs":
             names += [f"attr_{w}" for w in vocab.attrs] + [f"ownattr_{w}" for w in vocab.attrs]
+        elif g == "marks":
+            names += ["in_content", "content_share", "in_largest_content", "content_elements"]
         elif g == "ratios":
             for lv in range(LEVELS + 1):
                 names += [f"L{lv}_{r}" for r in ("r1", "r2", "r3", "r4", "r5", "blocks", "good", "main")]
@@ -256,6 +275,8 @@ class Featurizer:
                 parts.append(self._tags(table, stats))
             elif g == "attrs":
                 parts.append(self._attrs(table, stats))
+            elif g == "marks":
+                parts.append(stats.marks(table.content, table.ancestors))
             elif g == "ratios":
                 parts.append(stats.ratios())
             elif g == "text":
@@ -401,6 +422,22 @@ class _Stats:
             main = self.main
             parts.append(((idx == main) & (main >= 0)).astype(np.float64)[:, None])
         return np.hstack(parts)
+
+    def marks(self, content: set[int], ancestors: list[tuple[int, ...]]) -> np.ndarray:
+        """Per block: inside an element marked as an article body, that element's share of the
+        page's letters, whether it is the marked element of most letters, and how many hold text."""
+        out = np.zeros((self.n, 4))
+        held = [e for e in content if self.sums[e, 0] > 0]
+        if not held:
+            return out
+        largest = max(held, key=lambda e: (self.sums[e, 0], -e))
+        total = self.total_weight + 1
+        for r, anc in enumerate(ancestors):
+            marked = [e for e in anc if e in content]
+            if marked:
+                out[r, :3] = 1.0, self.sums[marked[-1], 0] / total, float(largest in marked)
+        out[:, 3] = np.log1p(len(held))
+        return out
 
     def text(self, title: str) -> np.ndarray:
         return _text_stats(self.blocks, title)

@@ -20,7 +20,7 @@ import numpy as np
 from stemmer.classify.embed import CachedEmbedder, Embedder, embedder_from_name
 from stemmer.classify.features import GROUPS, Featurizer, PageTable, Vocabulary
 from stemmer.classify.model_file import read_model_files, write_model_files
-from stemmer.classify.scorers import ESTIMATORS, SCORERS, fit_scorer, sigmoid
+from stemmer.classify.scorers import ESTIMATORS, SCORERS, TreeScorer, fit_scorer, sigmoid
 from stemmer.classify.stacking import N_CONTEXT, context_features
 from stemmer.errors import ModelError
 
@@ -35,6 +35,9 @@ class BlockClassifier:
         n_tags, n_attrs: vocabulary sizes of ancestor tags and class/id words.
         threshold: least probability of a main-text block.
         params: keyword arguments for the estimator.
+        bags: first-stage trees fitted on this many bootstrap samples of the sites and
+            averaged (one tree scorer, their trees summed with 1/bags weights): a
+            model that varies less with the pages it happened to see.
 
     Example:
         >>> clf = BlockClassifier(estimator="logreg").fit(tables, labels)  # doctest: +SKIP
@@ -44,7 +47,7 @@ class BlockClassifier:
     def __init__(self, *, groups: Sequence[str] = tuple(g for g in GROUPS if g != "embed"),
                  estimator: str = "hgb", context: bool = True, embedder: Embedder | None = None,
                  n_tags: int = 40, n_attrs: int = 100, threshold: float = 0.5, params: dict | None = None,
-                 random_state: int = 0) -> None:
+                 bags: int = 1, random_state: int = 0) -> None:
         self.groups = tuple(groups)
         self.estimator = estimator
         self.context = context
@@ -53,6 +56,7 @@ class BlockClassifier:
         self.n_attrs = n_attrs
         self.threshold = threshold
         self.params = params
+        self.bags = bags
         self.random_state = random_state
 
     # fitting -----------------------------------------------------------------------
@@ -91,25 +95,52 @@ class BlockClassifier:
                    *, sites: Sequence[str] | None = None, weights: Sequence[np.ndarray] | None = None
                    ) -> BlockClassifier:
         """Fit from precomputed feature matrices (one per page); `fit` without the featurizing."""
-        X = np.vstack(mats) if mats else np.zeros((0, 0))
         y = np.concatenate(ys) if ys else np.zeros(0)
         if len(set(y.tolist())) < 2:
             raise ValueError("training needs blocks of both classes")
+        if self.bags > 1 and self.estimator != "hgb":
+            raise ValueError("bags > 1 needs the hgb estimator")
         w = np.concatenate(weights) if weights is not None else None
-        self.first_ = fit_scorer(X, y, self.estimator, sample_weight=w, random_state=self.random_state,
-                                 params=self.params)
+        keys = list(sites) if sites is not None else [str(i) for i in range(len(mats))]
+        self.first_ = self._fit_first(mats, ys, weights, keys, list(range(len(mats))))
         self.second_ = None
         if self.context:
-            probs = self._held_out(mats, ys, weights, sites)
+            probs = self._held_out(mats, ys, weights, keys)
             C = np.vstack([context_features(p, t) for p, t in zip(probs, tables)])
             self.second_ = fit_scorer(C, y, "hgb", sample_weight=w, random_state=self.random_state,
                                       params={"max_iter": 100, "max_leaf_nodes": 15})
         return self
 
-    def _held_out(self, mats, ys, weights, sites) -> list[np.ndarray]:
+    def _fit_first(self, mats, ys, weights, keys, pages: list[int]):
+        """The first stage fitted on `pages`: one estimator, or `bags` trees on bootstrap samples of the sites."""
+        def fit(count: dict[int, int], seed: int):
+            idx = [i for i in pages if count.get(i)]
+            w = None if weights is None and self.bags <= 1 else np.concatenate(
+                [(weights[i] if weights is not None else np.ones(len(ys[i]))) * count[i] for i in idx])
+            return fit_scorer(np.vstack([mats[i] for i in idx]), np.concatenate([ys[i] for i in idx]),
+                              self.estimator, sample_weight=w, random_state=seed, params=self.params)
+
+        if self.bags <= 1:
+            return fit(dict.fromkeys(pages, 1), self.random_state)
+        by_site: dict[str, list[int]] = {}
+        for i in pages:
+            by_site.setdefault(keys[i], []).append(i)
+        names = sorted(by_site)
+        rng = np.random.default_rng(self.random_state)
+        scorers = []
+        for b in range(self.bags):
+            count: dict[int, int] = {}
+            for s in rng.choice(len(names), size=len(names), replace=True):
+                for i in by_site[names[s]]:
+                    count[i] = count.get(i, 0) + 1
+            if len({int(v) for i in count for v in np.unique(ys[i])}) < 2:
+                count = dict.fromkeys(pages, 1)  # a sample of one class: fall back to every page
+            scorers.append(fit(count, self.random_state + b))
+        return TreeScorer.mean(scorers)
+
+    def _held_out(self, mats, ys, weights, keys) -> list[np.ndarray]:
         """First-stage probabilities of each page from a model not trained on its site."""
         n = len(mats)
-        keys = list(sites) if sites is not None else [str(i) for i in range(n)]
         fold = [zlib.crc32(k.encode("utf-8")) % 2 for k in keys]
         out: list[np.ndarray] = [np.zeros(0)] * n
         for f in (0, 1):
@@ -118,13 +149,7 @@ class BlockClassifier:
             if not test:
                 continue
             ytr = np.concatenate([ys[i] for i in train]) if train else np.zeros(0)
-            if len(set(ytr.tolist())) < 2:
-                scorer = self.first_
-            else:
-                scorer = fit_scorer(np.vstack([mats[i] for i in train]), ytr, self.estimator,
-                                    sample_weight=(np.concatenate([weights[i] for i in train])
-                                                   if weights is not None else None),
-                                    random_state=self.random_state, params=self.params)
+            scorer = self.first_ if len(set(ytr.tolist())) < 2 else self._fit_first(mats, ys, weights, keys, train)
             for i in test:
                 out[i] = sigmoid(scorer.decision(mats[i]))
         return out

@@ -8,11 +8,19 @@ numbers, never code.
 """
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 
 import numpy as np
 
+# The module, whose WALKER benchmarks may switch: STEMMER_WALKER=python also means numpy's tree walk.
+_segment = importlib.import_module("stemmer.blocks.segment")
 from stemmer.classify.logreg import LOGREG_PARAMS, fit_logreg, standardize
+
+try:
+    from stemmer.classify import _trees
+except ImportError:  # no compiler at install time: numpy walks the trees, to the same sums
+    _trees = None
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
@@ -67,6 +75,16 @@ class TreeScorer:
     kind = "trees"
 
     def decision(self, X: np.ndarray) -> np.ndarray:
+        """The sum of the trees' leaf values per sample: in C where built, else with numpy."""
+        if _trees is not None and _segment.WALKER == "compiled":
+            out = np.empty(X.shape[0])
+            _trees.decide(np.ascontiguousarray(X, dtype=np.float64), self.feature, self.threshold, self.left,
+                          self.right, self.missing_left.view(np.uint8), self.leaf.view(np.uint8), self.value,
+                          self.roots, self.baseline, out)
+            return out
+        return self._numpy_decision(X)
+
+    def _numpy_decision(self, X: np.ndarray) -> np.ndarray:
         """Walk every (sample, tree) pair down together, dropping the pairs that reach a leaf."""
         n, n_features = X.shape
         out = np.full(n, self.baseline)
@@ -109,6 +127,20 @@ class TreeScorer:
         return cls(*(a[f"{prefix}{k}"] for k in
                      ("feature", "threshold", "left", "right", "missing_left", "leaf", "value", "roots")),
                    float(a[f"{prefix}baseline"][0]))
+
+    @classmethod
+    def mean(cls, scorers: list[TreeScorer]) -> TreeScorer:
+        """One scorer whose decision is the mean of the scorers' decisions (their trees, values / n)."""
+        offsets = np.cumsum([0] + [len(s.feature) for s in scorers[:-1]])
+        cat = lambda f: np.concatenate([getattr(s, f) for s in scorers])  # noqa: E731
+        shift = np.concatenate([np.full(len(s.feature), o) for s, o in zip(scorers, offsets)]).astype(np.int32)
+        leaf = cat("leaf")
+        return cls(feature=cat("feature"), threshold=cat("threshold"),
+                   left=np.where(leaf, 0, cat("left") + shift).astype(np.int32),
+                   right=np.where(leaf, 0, cat("right") + shift).astype(np.int32),
+                   missing_left=cat("missing_left"), leaf=leaf, value=cat("value") / len(scorers),
+                   roots=np.concatenate([s.roots + o for s, o in zip(scorers, offsets)]).astype(np.int32),
+                   baseline=float(np.mean([s.baseline for s in scorers])))
 
     @classmethod
     def from_sklearn(cls, model) -> TreeScorer:

@@ -35,6 +35,9 @@ PAGES_PER_SITE = 30
 # the loss counts blocks, so a long paragraph should cost more to get wrong than a one-word link
 # (gains on all seven sets under site-grouped CV, docs/classifier.md).  0: every block alike.
 LETTER_POWER = 0.5
+# First-stage trees fitted on this many bootstrap samples of the training sites and averaged:
+# a model that depends less on which sites it saw (docs/classifier.md).
+BAGS = 1
 
 
 @dataclass(slots=True)
@@ -97,12 +100,13 @@ def block_weights(page: LabelledPage, *, power: float = LETTER_POWER) -> list[fl
 
 def train(pages: Sequence[LabelledPage], *, estimator: str = DEFAULT_ESTIMATOR,
           groups: Sequence[str] = DEFAULT_GROUPS, embedder=None, threshold: float = DEFAULT_THRESHOLD,
-          context: bool = True, params: dict | None = None, letter_power: float = LETTER_POWER):
+          context: bool = True, params: dict | None = None, letter_power: float = LETTER_POWER,
+          bags: int = BAGS):
     """Fit a `BlockClassifier` on labelled pages (second stage held out by site; blocks of weight 0 left out)."""
     from stemmer.classify.model import BlockClassifier
 
     clf = BlockClassifier(estimator=estimator, groups=groups, embedder=embedder, threshold=threshold,
-                          context=context, params=params)
+                          context=context, params=params, bags=bags if estimator == "hgb" else 1)
     return clf.fit([p.table for p in pages], [p.labels for p in pages], groups_of_pages=[p.site for p in pages],
                    weights=[block_weights(p, power=letter_power) for p in pages])
 
@@ -123,6 +127,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"a training block weighs its letters ** E (default {LETTER_POWER}; 0: every block alike)")
     p.add_argument("--pages-per-site", type=int, default=PAGES_PER_SITE, metavar="N",
                    help=f"training pages per site (default {PAGES_PER_SITE})")
+    p.add_argument("--bags", type=int, default=BAGS, metavar="K",
+                   help=f"average the trees of K bootstrap samples of the sites (default {BAGS}; hgb only)")
     return p
 
 
@@ -149,7 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {per_set[name]}", file=sys.stderr)
     groups = [g for g in args.groups.split(",") if g]
     clf = train(pages, estimator=args.estimator, groups=groups, embedder=embedder_from_name(args.embedder),
-                threshold=args.threshold, context=not args.no_context, letter_power=args.letter_power)
+                threshold=args.threshold, context=not args.no_context, letter_power=args.letter_power,
+                bags=args.bags)
     clf.info_ = {"trained_on": per_set}
     paths = clf.save(args.output)
     print(f"trained on {len(pages)} pages in {time.perf_counter() - start:.0f} s -> "

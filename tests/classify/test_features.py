@@ -84,3 +84,15 @@ def test_the_vocabulary_does_not_depend_on_the_process_hash_seed():
     outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
                            env={"PYTHONHASHSEED": str(seed), "PATH": ""}).stdout for seed in (1, 2, 3)}
     assert len(outs) == 1
+
+
+def test_blocks_inside_an_element_named_as_an_article_body_are_marked():
+    html = ('<body><div class="sidebar"><p>About the author of this blog, a long box of text.</p></div>'
+            '<div class="post-body entry-content"><p>The post itself.</p><p>Its second paragraph.</p></div>'
+            '<div id="comments"><div class="comment-body"><p>A reader says hello.</p></div></div></body>')
+    table = page_table(parse_html(html))
+    f = Featurizer(Vocabulary.learn([table]), groups=("marks",))
+    X = f.transform(table)
+    assert f.names == ["in_content", "content_share", "in_largest_content", "content_elements"]
+    assert X[:, 0].tolist() == [0, 1, 1, 0]  # a comment body is not an article body
+    assert X[1, 2] == 1 and 0 < X[1, 1] < 1

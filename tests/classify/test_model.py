@@ -46,6 +46,50 @@ def test_gradient_boosting_trees_export_exactly(labelled):
     assert np.allclose(p, est.predict_proba(X)[:, 1])
 
 
+
+def _two_tree_scorers():
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(300, 5))
+    X[rng.random((300, 5)) < 0.1] = np.nan
+    y = (np.nan_to_num(X[:, 1]) + np.nan_to_num(X[:, 2]) > 0).astype(int)
+    return X, [TreeScorer.from_sklearn(HistGradientBoostingClassifier(max_iter=m, random_state=0).fit(X, y))
+               for m in (8, 15)]
+
+
+def test_the_compiled_tree_walk_gives_numpys_sums():
+    from stemmer.classify import scorers
+
+    if scorers._trees is None:
+        pytest.skip("the compiled tree walk is not built")
+    X, (scorer, _) = _two_tree_scorers()
+    out = np.empty(len(X))
+    scorers._trees.decide(X, scorer.feature, scorer.threshold, scorer.left, scorer.right,
+                          scorer.missing_left.view(np.uint8), scorer.leaf.view(np.uint8), scorer.value,
+                          scorer.roots, scorer.baseline, out)
+    assert np.allclose(out, scorer._numpy_decision(X), rtol=0, atol=1e-12)
+
+
+def test_averaged_tree_scorers_decide_the_mean_of_their_decisions():
+    X, scorers = _two_tree_scorers()
+    mean = TreeScorer.mean(scorers)
+    assert len(mean.roots) == sum(len(s.roots) for s in scorers)
+    assert np.allclose(mean.decision(X), (scorers[0].decision(X) + scorers[1].decision(X)) / 2)
+
+
+def test_a_bagged_classifier_averages_its_bags_and_round_trips(labelled, tmp_path):
+    tables, labels, sites = labelled
+    clf = BlockClassifier(estimator="hgb", n_tags=5, n_attrs=5, params={"max_iter": 10}, bags=3)
+    clf.fit(tables, labels, groups_of_pages=sites)
+    assert len(clf.first_.roots) == 30
+    clf.save(tmp_path / "bagged")
+    loaded = BlockClassifier.load(tmp_path / "bagged")
+    assert np.allclose(loaded.predict_proba(tables[0]), clf.predict_proba(tables[0]))
+    assert loaded.predict(tables[0]).sum() >= 3  # the article's paragraphs
+    with pytest.raises(ValueError, match="hgb"):
+        BlockClassifier(estimator="logreg", bags=3).fit(tables, labels)
+
 def test_hgb_classifier_round_trip(labelled, tmp_path):
     tables, labels, sites = labelled
     clf = BlockClassifier(estimator="hgb", n_tags=5, n_attrs=5, params={"max_iter": 10},
