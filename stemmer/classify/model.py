@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from stemmer.classify.embed import CachedEmbedder, Embedder, embedder_from_name
-from stemmer.classify.features import GROUPS, Featurizer, PageTable, Vocabulary
+from stemmer.classify.features import DEFAULT_GROUPS, Featurizer, PageTable, Vocabulary
 from stemmer.classify.model_file import read_model_files, write_model_files
 from stemmer.classify.scorers import ESTIMATORS, SCORERS, TreeScorer, fit_scorer, sigmoid
 from stemmer.classify.stacking import N_CONTEXT, context_features
@@ -28,7 +28,7 @@ class BlockClassifier:
     """Main text vs boilerplate for the blocks of a page.
 
     Args:
-        groups: feature groups (see `stemmer.classify.features.GROUPS`).
+        groups: feature groups (see `stemmer.classify.features.GROUPS`; default `DEFAULT_GROUPS`).
         estimator: first-stage estimator, ``logreg``, ``svm`` or ``hgb``.
         context: add the second stage (neighbours' probabilities).
         embedder: the text embedder for the ``embed`` group, or None.
@@ -44,7 +44,7 @@ class BlockClassifier:
         >>> clf.predict_proba(page_table(parse_html(html)))                # doctest: +SKIP
     """
 
-    def __init__(self, *, groups: Sequence[str] = tuple(g for g in GROUPS if g != "embed"),
+    def __init__(self, *, groups: Sequence[str] = DEFAULT_GROUPS,
                  estimator: str = "hgb", context: bool = True, embedder: Embedder | None = None,
                  n_tags: int = 40, n_attrs: int = 100, threshold: float = 0.5, params: dict | None = None,
                  bags: int = 1, random_state: int = 0) -> None:

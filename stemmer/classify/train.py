@@ -22,11 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from stemmer.blocks import parse_html
-from stemmer.classify.features import GROUPS, PageTable, page_table
+from stemmer.classify.features import DEFAULT_GROUPS, GROUPS, PageTable, page_table
 from stemmer.classify.label import align
 
 # Chosen by benchmarks/classifier.py (site-grouped 5-fold CV on the single-page sets).
-DEFAULT_GROUPS = tuple(g for g in GROUPS if g != "embed")
 DEFAULT_ESTIMATOR = "hgb"
 DEFAULT_THRESHOLD = 0.35  # chosen together with LETTER_POWER (2-fold grid, then held out; docs/classifier.md)
 # Training pages per site (and per kind of label: gold or patterns), so a big site does not dominate.
