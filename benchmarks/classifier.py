@@ -202,6 +202,7 @@ ROWS = {
     "gold2-vocab": dict(GOLD2, vocab={"n_tags": 60, "n_attrs": 200}),
     "gold2-bag5": dict(GOLD2, bags=5),
     "gold2+marks": dict(GOLD2, groups=GOLD2["groups"] + ("marks",)),
+    "gold2-pages": dict(GOLD2, page_total=1000.0),
     "gold2+static": with_embedding(GOLD2),
     "shipped": dict(CHOSEN, train_sets=SHIPPABLE),
     "patterns": dict(CHOSEN, train_sets=GOLD2["train_sets"] + PATTERN_SETS),
@@ -223,7 +224,8 @@ def cross_validate(corpus: Corpus, spec: dict, folds: dict[str, int], k: int, lo
                               embedder=StaticEmbedder() if spec["embed"] else None, **spec.get("vocab", {}))
         clf.vocab_ = fold_vocab(corpus, train, clf.n_tags, clf.n_attrs)
         clf.featurizer_ = Featurizer(clf.vocab_, clf.groups, clf._cached_embedder())
-        weights = [np.asarray(T.block_weights(corpus.pages[i], power=spec.get("letter_power", 0.0)), dtype=np.float64)
+        weights = [np.asarray(T.block_weights(corpus.pages[i], power=spec.get("letter_power", 0.0),
+                                              page_total=spec.get("page_total")), dtype=np.float64)
                    for i in train]
         clf.fit_arrays(corpus.matrices(clf, train), [np.asarray(corpus.pages[i].labels) for i in train],
                        [corpus.pages[i].table for i in train], sites=[corpus.pages[i].site for i in train],

@@ -91,10 +91,15 @@ def per_site(pages: Sequence[LabelledPage], cap: int = PAGES_PER_SITE) -> list[i
     return sorted(keep)
 
 
-def block_weights(page: LabelledPage, *, power: float = LETTER_POWER) -> list[float]:
-    """Per block of `page`, its sample weight: 0 for a block without a label, else its letters ** `power`."""
+def block_weights(page: LabelledPage, *, power: float = LETTER_POWER, page_total: float | None = None) -> list[float]:
+    """Per block of `page`, its sample weight: 0 for a block without a label, else its letters ** `power`.
+
+    With `page_total`, the weights are scaled to sum to it: every page weighs the same.
+    """
     base = page.weights if page.weights is not None else [1.0] * len(page.labels)
-    return [w * max(b.weight, 1) ** power for w, b in zip(base, page.table.blocks)]
+    w = [w * max(b.weight, 1) ** power for w, b in zip(base, page.table.blocks)]
+    total = sum(w)
+    return [x * page_total / total for x in w] if page_total and total > 0 else w
 
 
 def train(pages: Sequence[LabelledPage], *, estimator: str = DEFAULT_ESTIMATOR,
