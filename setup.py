@@ -13,14 +13,14 @@ def extensions() -> list:
         import lxml
         from Cython.Build import cythonize
     except ImportError as exc:
-        print(f"stemmer: not building the compiled block walker ({exc}); the Python walker will be used")
+        print(f"stemmer: not building the compiled extensions ({exc}); the Python walker and numpy's tree walk will be used")
         return []
     exts = [Extension("stemmer.blocks._walker", ["stemmer/blocks/_walker.pyx"], include_dirs=lxml.get_include()),
             Extension("stemmer.classify._trees", ["stemmer/classify/_trees.pyx"])]
     try:
         built = cythonize(exts, language_level=3, quiet=True)
     except Exception as exc:  # noqa: BLE001 -- whatever stops Cython, the install goes on
-        print(f"stemmer: not building the compiled block walker ({exc}); the Python walker will be used")
+        print(f"stemmer: not building the compiled extensions ({exc}); the Python walker and numpy's tree walk will be used")
         return []
     for ext in built:
         ext.optional = True  # a failed compile is a warning (cythonize does not carry the flag over)

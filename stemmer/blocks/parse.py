@@ -91,7 +91,10 @@ def _show_noscript(root) -> None:
     if not boxes:
         return
     inside = sum(letters(" ".join(box.itertext())) for box in boxes)
-    if inside >= NOSCRIPT_LETTERS and inside > sum(b.weight for b in _walkers.segment(root).blocks):
+    if inside < NOSCRIPT_LETTERS:
+        return
+    shown = _walkers.segment(root, walker=_walkers.WALKER).blocks  # the walker named: never a SettingError here
+    if inside > sum(b.weight for b in shown):
         for box in boxes:
             box.tag = "div"
 

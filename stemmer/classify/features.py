@@ -97,29 +97,30 @@ def _attr_words(cls: str | None, ident: str | None) -> tuple[str, ...]:
 
 # A comment section or one comment, by the class or id of its element (as trafilatura's
 # comment XPath): readers' comments are not the page's main text.
-_COMMENT = re.compile(
-    r"(?:(?:article|post|entry|story|blog|user|reader)[-_])?comments?"
-    r"(?:[-_]?(?:list|area|section|wrapper|wrap|container|thread|block|box))?"
-    r"|disqus_thread|dsq-comments|respond"
-    r"|comment[-_]\d+|commentlist(?:ing)?|comments?[-_]?(?:body|content|text|entry|item)")
-
-
+_COMMENT = (r"(?:(?:article|post|entry|story|blog|user|reader)[-_])?comments?"
+            r"(?:[-_]?(?:list|area|section|wrapper|wrap|container|thread|block|box))?"
+            r"|disqus_thread|dsq-comments|respond"
+            r"|comment[-_]\d+|commentlist(?:ing)?|comments?[-_]?(?:body|content|text|entry|item)")
 # An article's body, by the class or id of its element (as trafilatura's content XPath):
 # `entry-content`, `post-body`, `article__body`, `storytext`, `hentry`, ...
-_CONTENT = re.compile(
-    r"(?:article|post|entry|story|blog|news|main|page|single)[-_]*(?:body|content|text|entry|inner)"
-    r"|(?:content|text|body)[-_]?(?:main|body|article|post)|articlebody|storytext|hentry")
+_CONTENT = (r"(?:article|post|entry|story|blog|news|main|page|single)[-_]*(?:body|content|text|entry|inner)"
+            r"|(?:content|text|body)[-_]?(?:main|body|article|post)|articlebody|storytext|hentry")
+# Both in one pattern, so each class or id token is matched once on the walk of every page.
+_ELEMENT_KIND = re.compile(f"(?P<comment>{_COMMENT})|{_CONTENT}")
 
 
-def _has_token(pattern: re.Pattern, cls: str | None, ident: str | None) -> bool:
+def _element_kind(cls: str | None, ident: str | None) -> str | None:
+    """``comment`` where a class or id token names a comment (that wins), ``content`` where one
+    names an article's body, else None."""
+    kind = None
     for value in (ident, cls):
-        if value and any(pattern.fullmatch(t) for t in value.lower().split()):
-            return True
-    return False
-
-
-def _is_comment(cls: str | None, ident: str | None) -> bool:
-    return _has_token(_COMMENT, cls, ident)
+        if value:
+            for token in value.lower().split():
+                if m := _ELEMENT_KIND.fullmatch(token):
+                    if m.group("comment") is not None:
+                        return "comment"
+                    kind = "content"
+    return kind
 
 
 def page_table(root, *, walker: str | None = None) -> PageTable:
@@ -163,9 +164,10 @@ class _TableRecorder(PageTable):
         stack.append(len(self.elements))
         self.elements.append((tag, _attr_words(cls, ident)))
         if cls or ident:
-            if _is_comment(cls, ident):
+            kind = _element_kind(cls, ident)
+            if kind == "comment":
                 self.comments.add(stack[-1])
-            elif _has_token(_CONTENT, cls, ident):
+            elif kind == "content":
                 self.content.add(stack[-1])
 
     def close(self) -> None:

@@ -13,9 +13,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from stemmer.classify.logreg import LOGREG_PARAMS, fit_logreg, standardize
+
 # The module, whose WALKER benchmarks may switch: STEMMER_WALKER=python also means numpy's tree walk.
 _segment = importlib.import_module("stemmer.blocks.segment")
-from stemmer.classify.logreg import LOGREG_PARAMS, fit_logreg, standardize
 
 try:
     from stemmer.classify import _trees
