@@ -66,6 +66,11 @@ class Extraction:
         method: ``pattern``, ``classifier`` (the block classifier chose the
             blocks: no layout matched, or, where `pattern` names one, the best
             layout gave no main text or far too little, `foreign`) or ``none`` (neither).
+        date: when the page was published, ISO 8601 (``YYYY-MM-DD``, with the time
+            where the page gives it), or None.
+        author: who wrote it, as the page names them, or None.
+        date_from, author_from: where each came from (``json-ld``, ``meta``, ``time``,
+            ``url``, ``slot``, ``byline``, ...), or None.
     """
 
     id: str
@@ -77,6 +82,10 @@ class Extraction:
     title: str | None
     blocks: tuple[ExtractedBlock, ...]
     method: str
+    date: str | None = None
+    author: str | None = None
+    date_from: str | None = None
+    author_from: str | None = None
 
     @property
     def text(self) -> str:
