@@ -48,11 +48,6 @@ BOILERPLATE_LINK_SHARE = 0.5
 # and a class or id word holding one of these marks a region of the page that is not main text
 # (as in readability's and trafilatura's lists of unlikely candidates).
 BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsletter|subscri|footer|nav|menu|meta")
-# A site model that keeps this share of the letters of a page or less, on a page of
-# `SITE_MODEL_PAGE_LETTERS` letters or more, gives way to the generic model on that page
-# (measured with benchmarks/site_fallback.py and benchmarks/layouts.py, docs/classifier.md).
-SITE_MODEL_LEAST_SHARE = 0.0
-SITE_MODEL_PAGE_LETTERS = 200
 
 
 def main_blocks(table, probs, threshold: float, *, regions: bool = True):
@@ -243,9 +238,9 @@ class Fallback:
         """Title and main text of one parsed page by the classifier.
 
         The site's own model reads the page where it has one; where it keeps
-        nothing of a page with text, the generic model reads it instead
-        (`SITE_MODEL_LEAST_SHARE`): a site model never gives less than a page
-        the generic model can read.
+        nothing of a page with text, the generic model reads it instead: a site
+        model never leaves empty a page that the generic model reads
+        (docs/classifier.md, "When the site model keeps nothing").
 
         Args:
             root: the page's lxml root (`parse_html`), or None for an empty page.
@@ -264,9 +259,8 @@ class Fallback:
             table = page_table(root)
         clf = self.classifier_for(model)
         title, blocks = self._read(clf, table, root, noise)
-        if clf is not self.classifier and self._short(blocks, table):
+        if clf is not self.classifier and table.blocks and not any(b.role == "main" for b in blocks):
             title, blocks = self._read(self.classifier, table, root, noise)
-            log.debug("%s: the site model kept nothing; the generic model reads the page", page_id)
         return Extraction(page_id, url, site, False, pattern, round(similarity, 4), title, blocks, "classifier")
 
     def _read(self, clf, table, root, noise) -> tuple[str | None, tuple[ExtractedBlock, ...]]:
@@ -290,15 +284,6 @@ class Fallback:
             elif i == title_at:
                 out.append(ExtractedBlock("title", -1, b.text, b.tag, "classifier", round(p, 4), kept[i]))
         return title, tuple(out)
-
-    @staticmethod
-    def _short(blocks, table) -> bool:
-        """Whether a site model's main blocks hold too little of a page with text (`SITE_MODEL_LEAST_SHARE`)."""
-        page = table.page.weight
-        if page < SITE_MODEL_PAGE_LETTERS:
-            return False
-        kept = sum(table.blocks[b.index].weight for b in blocks if b.role == "main")
-        return kept <= SITE_MODEL_LEAST_SHARE * page
 
     def unknown_rule(self, table, layout, keymaker, *, noise=None, model=None):
         """For `apply_layout(unknown=...)`: how a matched page's blocks that no slot knows are decided.
