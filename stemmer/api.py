@@ -142,13 +142,15 @@ def _checked(result: Extraction, blocks: PageBlocks, match: Match | None) -> Ext
     fallback), the site model, the generic model.  Not for a page that no layout
     matched in a run without fallback: its record (method ``none``) is what was asked.
     """
-    if not result.text and (result.method != "none" or (match is not None and match.layout is not None)):
-        if (n := blocks.weight) >= EMPTY_WARNING_LETTERS:
-            if result.method == "none":
-                how = f"layout {match.layout.id} matched at {match.similarity:.2f}, no fallback"
-            else:
-                how = f"layout {result.pattern}, {result.method}" if result.pattern else result.method
-            log.warning("%s: no main text found in %d letters of text (%s)", result.id, n, how)
+    if result.text or (n := blocks.weight) < EMPTY_WARNING_LETTERS:
+        return result
+    if result.method != "none":
+        how = f"layout {result.pattern}, {result.method}" if result.pattern else result.method
+    elif match is not None and match.layout is not None:
+        how = f"layout {match.layout.id} matched at {match.similarity:.2f}, no fallback"
+    else:
+        return result
+    log.warning("%s: no main text found in %d letters of text (%s)", result.id, n, how)
     return result
 
 
