@@ -82,12 +82,12 @@ def give_way(dataset: str, pages, patterns, roots, work: Path) -> list[dict]:
         f1[name] = {d["id"]: d["sh_f1"] for d in map(json.loads, out.read_text().splitlines()) if d["text_scored"]}
     rows = []
     for rule, share in GIVE_WAY.items():
-        switched = [p.id for p in pages if (kept["site", p.id] <= 0 if share == 0 else
-                                            kept["site", p.id] < share * kept["generic", p.id])]
-        scored = [i for i in f1["site"]]
+        switched = {p.id for p in pages if (kept["site", p.id] <= 0 if share == 0 else
+                                            kept["site", p.id] < share * kept["generic", p.id])}
+        scored = f1["site"].keys()
         mean = sum(f1["generic" if i in switched else "site"][i] for i in scored) / max(len(scored), 1)
         rows.append({"dataset": dataset, "rule": rule, "pages": len(pages), "scored": len(scored),
-                     "switched": len(switched), "switched scored": len(set(switched) & set(scored)), "sh_f1": mean})
+                     "switched": len(switched), "switched scored": len(switched & scored), "sh_f1": mean})
     return rows
 
 
