@@ -6,6 +6,9 @@ every test page of a site with layouts through the fallback, as if no layout
 had matched, with the generic or the site model, with or without the noise
 library, and score each with ../shared/tools/score.py.  The last rows are the
 whole pipeline (patterns + fallback) over all test pages, per configuration.
+A second table weighs when a site model should give way to the generic model
+on a page: where it keeps nothing (shipped), or less than a share of the
+letters the generic model keeps (every site-model page read twice).
 
     python benchmarks/site_fallback.py
     python benchmarks/site_fallback.py --datasets jekyll_sites --work /tmp/sf
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -22,10 +26,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from layouts import DATASETS, load, run_split, score, to_page  # noqa: E402
+from layouts import DATASETS, SHARED, TOOLS, load, run_split, score, to_page  # noqa: E402
 
 from stemmer import analyze, extract  # noqa: E402
-from stemmer.blocks import parse_html  # noqa: E402
+from stemmer.blocks import letters, parse_html  # noqa: E402
+from stemmer.classify.features import page_table  # noqa: E402
 from stemmer.extract.fallback import Fallback  # noqa: E402
 
 CONFIGS = {  # name: (site model, noise library mode)
@@ -44,7 +49,49 @@ def write_pred(path: Path, results) -> None:
                                ensure_ascii=False) + "\n")
 
 
-def run_dataset(dataset: str, work: Path) -> list[dict]:
+# When a site model gives way to the generic model on a page: it keeps nothing, or under this
+# share of the letters the generic model keeps.
+GIVE_WAY = {"keeps nothing (shipped)": 0.0, "< 10% of generic": 0.1, "< 25% of generic": 0.25,
+            "< 50% of generic": 0.5, "< 100% of generic": 1.0}
+
+
+def give_way(dataset: str, pages, patterns, roots, work: Path) -> list[dict]:
+    """SH F1 of the forced fallback on the pages of sites with a site model, per `GIVE_WAY` rule."""
+    fb = Fallback()  # as shipped: the generic model reads with the noise library
+    pages = [p for p in pages if patterns.get(p.site).model is not None]
+    kept, preds = {}, {}
+    for name in ("site", "generic"):
+        pred = work / f"{dataset}.give-way.{name}.jsonl"
+        with pred.open("w", encoding="utf-8") as f:
+            for p in pages:
+                sp = patterns.get(p.site)
+                clf = fb.classifier_for(sp.model) if name == "site" else fb.classifier
+                title, blocks = fb._read(clf, page_table(roots[p.id]), roots[p.id], sp.noise)  # the model alone
+                text = "\n".join(b.text for b in blocks if b.role == "main")
+                kept[name, p.id] = letters(text)
+                f.write(json.dumps({"id": p.id, "text": text, "title": title}, ensure_ascii=False) + "\n")
+        preds[name] = pred
+    sub_split = work / f"{dataset}.give-way.split.json"
+    sub_split.write_text(json.dumps({"dataset": dataset, "train": [], "test": [p.id for p in pages]}))
+    f1 = {}
+    for name, pred in preds.items():
+        out = work / f"{dataset}.give-way.{name}.pages.jsonl"
+        subprocess.run([sys.executable, str(TOOLS / "score.py"), "--gold", str(SHARED / "data" / dataset),
+                        "--pred", str(pred), "--split", str(sub_split), "--side", "test", "--pages-out", str(out)],
+                       check=True, capture_output=True)
+        f1[name] = {d["id"]: d["sh_f1"] for d in map(json.loads, out.read_text().splitlines()) if d["text_scored"]}
+    rows = []
+    for rule, share in GIVE_WAY.items():
+        switched = {p.id for p in pages if (kept["site", p.id] <= 0 if share == 0 else
+                                            kept["site", p.id] < share * kept["generic", p.id])}
+        scored = f1["site"].keys()
+        mean = sum(f1["generic" if i in switched else "site"][i] for i in scored) / max(len(scored), 1)
+        rows.append({"dataset": dataset, "rule": rule, "pages": len(pages), "scored": len(scored),
+                     "switched": len(switched), "switched scored": len(switched & scored), "sh_f1": mean})
+    return rows
+
+
+def run_dataset(dataset: str, work: Path) -> tuple[list[dict], list[dict]]:
     data = load(dataset)
     split = run_split(dataset, work)
     train = [to_page(data[i]) for i in split["train"]]
@@ -80,7 +127,7 @@ def run_dataset(dataset: str, work: Path) -> list[dict]:
                      "sh_f1": s["sh_f1"], "pps": float("nan")})
     print(f"{dataset}: analyze {analyze_s:.1f} s, {with_model}/{len(patterns)} sites with a site model, "
           f"{sum(len(sp.noise or ()) for sp in patterns.sites.values())} noise entries", file=sys.stderr)
-    return rows
+    return rows, give_way(dataset, learned, patterns, roots, work)
 
 
 def main() -> None:
@@ -91,13 +138,24 @@ def main() -> None:
     args = ap.parse_args()
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
-    rows = [r for d in args.datasets for r in run_dataset(d, work)]
+    rows, rules = [], []
+    for d in args.datasets:
+        got, ways = run_dataset(d, work)
+        rows += got
+        rules += ways
     print("| dataset | pages | config | n | sh_f1 | pages/s |")
     print("|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['dataset']} | {r['pages']} | {r['config']} | {r['n']} | {r['sh_f1']:.3f} | {r['pps']:.0f} |")
+    print("\nThe site model gives way to the generic model where it ... (forced fallback, pages of sites with a "
+          "site model; switched: pages the generic model reads, of them scored: gold text not null)\n")
+    print("| dataset | rule | pages | scored | switched | switched scored | sh_f1 |")
+    print("|---|---|---|---|---|---|---|")
+    for r in rules:
+        print(f"| {r['dataset']} | {r['rule']} | {r['pages']} | {r['scored']} | {r['switched']} | "
+              f"{r['switched scored']} | {r['sh_f1']:.4f} |")
     if args.json:
-        Path(args.json).write_text(json.dumps(rows, indent=1))
+        Path(args.json).write_text(json.dumps(rows + rules, indent=1))
 
 
 if __name__ == "__main__":

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import replace
 
 from stemmer.blocks import PageBlocks, parse_html, segment
+from stemmer.classify.features import page_table
 from stemmer.classify.site_model import TRAIN_PAGES_PER_SITE, train_on_patterns
 from stemmer.errors import StemmerError
-from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
+from stemmer.extract import Extraction, Match, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
 from stemmer.layout.learn import AnalyzeParams, own_titles
 from stemmer.layout.model import Patterns, PatternSet
@@ -107,36 +107,50 @@ def extract_with_blocks(pages: Iterable[Page], patterns: Patterns | None, *, thr
 
 def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fallback | None,
                   with_blocks: bool) -> tuple[Extraction, PageBlocks | None]:
-    """One page's extraction: by its best layout, else by the fallback; and its blocks if `with_blocks`."""
-    if matcher is None:
-        root = parse_html(page.html, name=page.id) if fb or with_blocks else None
-        result = safe_extract(fb, page.id, page.url, page.site, root, **learned) if fb else None
-        blocks = segment(root) if with_blocks else None
-        return (_checked(result or unmatched(page.id, page.url, page.site),
-                         lambda: (blocks or segment(root)).weight), blocks)
-    root = parse_html(page.html, name=page.id)
-    blocks = segment(root)
-    match = matcher.match(blocks)
+    """One page's extraction, and its blocks if `with_blocks`: parse, walk, match, decide, finish.
+
+    The page is parsed and walked once.  Where the classifier may read it (a
+    fallback is set), the walk records its `page_table`, whose blocks are
+    exactly `segment`'s: the layouts match those, the classifier reads the table.
+    Then its best layout gives the title and main text, else the fallback does.
+    """
+    root = parse_html(page.html, name=page.id) if matcher or fb or with_blocks else None
+    table = page_table(root) if fb is not None else None
+    blocks = table.page if table is not None else segment(root)
+    match = matcher.match(blocks) if matcher is not None else None
     result = None
-    if match.layout is not None:
-        unknown = fb.unknown_rule(root, match.layout, matcher.keymaker, **learned) if fb is not None else None
+    if match is not None and match.layout is not None:
+        unknown = fb.unknown_rule(table, match.layout, matcher.keymaker, **learned) if fb is not None else None
         result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown,
                               titles=lambda: own_titles(root))
         if foreign(result, match, blocks):
             result = None  # a page of another layout that resembles this one, or a layout short of text
+    similarity = match.similarity if match is not None else 0.0
     if result is None and fb is not None:
-        result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity, **learned)
-        if result is not None and match.layout is not None:
-            result = replace(result, pattern=match.layout.id)  # the layout the classifier stood in for
-    return (_checked(result or unmatched(page.id, page.url, page.site, match.similarity), lambda: blocks.weight),
+        stood_in = match.layout.id if match is not None and match.layout is not None else None
+        result = safe_extract(fb, page.id, page.url, page.site, root, similarity, table=table, pattern=stood_in,
+                              **learned)
+    return (_checked(result or unmatched(page.id, page.url, page.site, similarity), blocks, match),
             blocks if with_blocks else None)
 
 
-def _checked(result: Extraction, page_letters: Callable[[], int]) -> Extraction:
-    """The result, after a warning where a page with text came out without main text (method ``none`` says so itself)."""
-    if not result.text and result.method != "none" and (n := page_letters()) >= EMPTY_WARNING_LETTERS:
+def _checked(result: Extraction, blocks: PageBlocks, match: Match | None) -> Extraction:
+    """The page's finished record: every path ends here, and a page with text that came out empty is said so.
+
+    A warning for a page of `EMPTY_WARNING_LETTERS` letters or more without main
+    text, whatever read it: a layout that matched and found none (with no
+    fallback), the site model, the generic model.  Not for a page that no layout
+    matched in a run without fallback: its record (method ``none``) is what was asked.
+    """
+    if result.text or (n := blocks.weight) < EMPTY_WARNING_LETTERS:
+        return result
+    if result.method != "none":
         how = f"layout {result.pattern}, {result.method}" if result.pattern else result.method
-        log.warning("%s: no main text found in %d letters of text (%s)", result.id, n, how)
+    elif match is not None and match.layout is not None:
+        how = f"layout {match.layout.id} matched at {match.similarity:.2f}, no fallback"
+    else:
+        return result
+    log.warning("%s: no main text found in %d letters of text (%s)", result.id, n, how)
     return result
 
 

@@ -234,23 +234,39 @@ class Fallback:
         return [i for i, b in enumerate(table.blocks) if b not in noise]
 
     def extract(self, page_id: str, url: str | None, site: str, root, similarity: float = 0.0, *,
-                noise=None, model=None) -> Extraction:
+                noise=None, model=None, table=None, pattern: str | None = None) -> Extraction:
         """Title and main text of one parsed page by the classifier.
+
+        The site's own model reads the page where it has one; where it keeps
+        nothing of a page with text, the generic model reads it instead: a site
+        model never leaves empty a page that the generic model reads
+        (docs/classifier.md, "When the site model keeps nothing").
 
         Args:
             root: the page's lxml root (`parse_html`), or None for an empty page.
             similarity: the page's similarity to its site's best layout, kept in the record.
             noise: the site's `NoiseLibrary`: its blocks are boilerplate without asking the model.
             model: the site's own model or its path (`SitePatterns.model`), or None.
+            table: the page's `page_table(root)` where the caller walked the page already.
+            pattern: the layout the classifier stands in for (one that matched but gave no main text).
 
         Returns:
             An `Extraction` with method ``classifier`` (no blocks for a page without text).
         """
-        from stemmer.classify.features import page_table
+        if table is None:
+            from stemmer.classify.features import page_table
+
+            table = page_table(root)
+        clf = self.classifier_for(model)
+        title, blocks = self._read(clf, table, root, noise)
+        if clf is not self.classifier and table.blocks and not any(b.role == "main" for b in blocks):
+            title, blocks = self._read(self.classifier, table, root, noise)
+        return Extraction(page_id, url, site, False, pattern, round(similarity, 4), title, blocks, "classifier")
+
+    def _read(self, clf, table, root, noise) -> tuple[str | None, tuple[ExtractedBlock, ...]]:
+        """The page's title and its title and main blocks, as `clf` decides them."""
         from stemmer.classify.title import choose_title
 
-        clf = self.classifier_for(model)
-        table = page_table(root)
         kept = self._kept(table, self._noise_for(clf, noise))
         if len(kept) < len(table.blocks):
             table = table.subset(kept)
@@ -267,17 +283,16 @@ class Fallback:
                 out.append(ExtractedBlock("main", -1, b.text, b.tag, "classifier", round(p, 4), kept[i]))
             elif i == title_at:
                 out.append(ExtractedBlock("title", -1, b.text, b.tag, "classifier", round(p, 4), kept[i]))
-        return Extraction(page_id, url, site, False, None, round(similarity, 4), title, tuple(out),
-                          "classifier")
+        return title, tuple(out)
 
-    def unknown_rule(self, root, layout, keymaker, *, noise=None, model=None):
+    def unknown_rule(self, table, layout, keymaker, *, noise=None, model=None):
         """For `apply_layout(unknown=...)`: how a matched page's blocks that no slot knows are decided.
 
         Returns None (the container rule alone) unless `unknown_blocks` is
         ``classifier`` (the classifier alone) or ``either`` (main if the
-        container rule or the classifier says so).  The page is classified
-        only when it has such a block; blocks of the site's noise library are
-        never main text here.
+        container rule or the classifier says so).  `table` is the page's
+        `page_table`; it is classified only when the page has such a block;
+        blocks of the site's noise library are never main text here.
         """
         if self.unknown_blocks == "container":
             return None
@@ -290,7 +305,7 @@ class Fallback:
             if noise is not None and b in noise:
                 return None
             if not probs:
-                probs.append(self._page_probs(root, noise, clf))
+                probs.append(self._page_probs(table, noise, clf))
             p, threshold = probs[0]
             if p is not None and i < len(p) and p[i] >= threshold:
                 return ExtractedBlock("main", -1, b.text, b.tag, "classifier", round(float(p[i]), 4), i)
@@ -301,15 +316,12 @@ class Fallback:
 
         return decide
 
-    def _page_probs(self, root, noise, clf):
+    def _page_probs(self, table, noise, clf):
         """`clf`'s probabilities for all the page's blocks (0 for noise) and its threshold.
 
         The probabilities are None if the classifier fails on this page.
         """
-        from stemmer.classify.features import page_table
-
         try:
-            table = page_table(root)
             kept = self._kept(table, noise)
             probs = np.zeros(len(table.blocks))
             probs[list(kept)] = clf.predict_proba(table.subset(kept) if len(kept) < len(table.blocks) else table)
@@ -339,14 +351,15 @@ def load_fallback(model) -> Fallback | None:
 
 
 def safe_extract(fallback: Fallback, page_id: str, url: str | None, site: str, root,
-                 similarity: float = 0.0, *, noise=None, model=None) -> Extraction | None:
+                 similarity: float = 0.0, **learned) -> Extraction | None:
     """`Fallback.extract`, or None (with a warning) when this one page breaks it.
 
     A model that cannot load is the run's error (ModelError propagates); a page
     that trips the classifier is one unmatched page, not a crashed run.
+    `learned`: `Fallback.extract`'s keywords (the site's noise and model, the page's table, ...).
     """
     try:
-        return fallback.extract(page_id, url, site, root, similarity, noise=noise, model=model)
+        return fallback.extract(page_id, url, site, root, similarity, **learned)
     except ModelError:
         raise
     except (ValueError, IndexError, MemoryError, RecursionError, FloatingPointError) as exc:

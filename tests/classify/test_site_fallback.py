@@ -200,3 +200,17 @@ def test_a_site_model_is_kept_only_where_it_beats_the_generic_one_on_held_out_pa
     # where the generic model finds the patterns' main text better, the site keeps it
     monkeypatch.setattr(site_model, "held_out_f1", lambda clf, held: 0.9 if isinstance(clf, _Blind) else 0.5)
     assert site_model.train_site_model(learned, tables, generic=_Blind()) is None
+
+
+def test_a_site_model_that_keeps_nothing_of_a_page_with_text_gives_way_to_the_generic_model(learned, caplog):
+    from dataclasses import replace
+
+    from stemmer.layout.model import PatternSet
+
+    page = odd_page()
+    [alone] = extract([page], PatternSet({"example.com": replace(learned, model=None)}),
+                      fallback=Fallback(Everything()))
+    [ex] = extract([page], PatternSet({"example.com": replace(learned, model=_Blind())}),
+                   fallback=Fallback(Everything()))
+    assert "letter 2 to the council" in ex.text and ex.text == alone.text and ex.title == alone.title
+    assert "no main text found" not in caplog.text
