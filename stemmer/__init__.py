@@ -5,8 +5,7 @@ from stemmer.api import analyze, extract, html2txt, train
 from stemmer.crawl import CrawlOptions, CrawlReport, crawl
 from stemmer.errors import ClusterError, CrawlError, InputError, ModelError, PatternFileError, SettingError, StemmerError
 from stemmer.extract import Extraction
-from stemmer.layout.learn import AnalyzeParams
-from stemmer.layout.model import Layout, Patterns, PatternSet, Section, SitePatterns
+from stemmer.layout.model import AnalyzeParams, Layout, Patterns, PatternSet, Section, SitePatterns
 from stemmer.layout.store import load_patterns, save_patterns
 from stemmer.pages import Page, read_pages
 from stemmer.report import report

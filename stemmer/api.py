@@ -10,8 +10,8 @@ from stemmer.classify.site_model import TRAIN_PAGES_PER_SITE, train_on_patterns
 from stemmer.errors import StemmerError
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
-from stemmer.layout.learn import AnalyzeParams, own_titles
-from stemmer.layout.model import Patterns, PatternSet
+from stemmer.layout.model import AnalyzeParams, Patterns, PatternSet
+from stemmer.layout.titles import own_titles
 from stemmer.pages import SKIPPED_PAGE, Page
 from stemmer.site import SiteCollector
 from stemmer.update.history import check_date, today

@@ -15,8 +15,9 @@ from stemmer.blocks import PageBlocks, parse_html, segment
 from stemmer.classify.features import PageTable, page_table
 from stemmer.cluster import KeyMaker
 from stemmer.classify.site_model import chosen, keep_sample, train_site_model
-from stemmer.layout.learn import AnalyzeParams, SitePage, away_texts, learn_site, own_titles
-from stemmer.layout.model import SitePatterns
+from stemmer.layout.learn import learn_site
+from stemmer.layout.model import AnalyzeParams, SitePage, SitePatterns
+from stemmer.layout.titles import away_texts, own_titles
 from stemmer.pages import Page
 from stemmer.update.history import stamp
 from stemmer.urls import LinkResolver, normal_url

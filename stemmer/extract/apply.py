@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from stemmer.blocks import PageBlocks, letters, sig
 from stemmer.cluster import KeyMaker
 from stemmer.extract.match import Match
-from stemmer.layout.learn import agreement, main_letters
+from stemmer.layout.learn import main_letters
+from stemmer.layout.titles import agreement
 
 
 # A page whose layout finds under this share of the main text its pages have
@@ -105,7 +106,7 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
     `unknown`, if given, decides the blocks that no slot knows instead of the
     container rule: called with the block's index and the block, it returns
     an `ExtractedBlock` or None (see `stemmer.extract.fallback`).  `titles`:
-    the titles the page states for itself (`stemmer.layout.learn.own_titles`),
+    the titles the page states for itself (`stemmer.layout.titles.own_titles`),
     which check the title slot's text (`page_title`), or a function that finds
     them, called only where the page's `<title>` does not confirm that text.
     """

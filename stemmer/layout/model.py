@@ -1,8 +1,57 @@
-"""The learned patterns: records for sections, layouts and a site's pattern set."""
+"""The learned patterns: records for sections, layouts and a site's pattern set, and what learns them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Protocol
+
+from stemmer.blocks import PageBlocks
+
+@dataclass(frozen=True)
+class AnalyzeParams:
+    """The knobs of analyze; the defaults were chosen on the dev sites.
+
+    Attributes:
+        cluster_threshold: pages join a cluster above this similarity (``-t``).
+        title_threshold: least link-text match of a title slot (``-T``).
+        main_threshold: least MainScore of the slot that anchors the main text (``-M``).
+        score_threshold: least pattern score of a kept layout (``-S``).
+        diff_threshold: slots below this DiffScore are static.
+        min_pages: least pages of a kept layout.
+        key_depth: trailing path elements in a layout key.
+        match_threshold: least similarity of a page to its layout in extract.
+    """
+
+    cluster_threshold: float = 0.7
+    title_threshold: float = 0.6
+    main_threshold: float = 20.0
+    score_threshold: float = 0.0
+    diff_threshold: float = 0.5
+    min_pages: int = 2
+    key_depth: int = 4
+    match_threshold: float = 0.5
+
+    def as_dict(self) -> dict[str, float]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass(slots=True)
+class SitePage:
+    """A page being analyzed: its blocks and the texts that may name its title.
+
+    Attributes:
+        anchors: texts of the crawl's links to the page.
+        titles: the titles the page gives itself (`own_titles`).
+        away: the letters (`sig`) of its link texts that point to other pages:
+            a teaser's headline on an index page, never its title.
+    """
+
+    id: str
+    blocks: PageBlocks
+    anchors: list[str] = field(default_factory=list)
+    titles: tuple[str, ...] = ()
+    away: frozenset[str] = frozenset()
+    refs: tuple[str, ...] = ()  # set by learn_site: the letters of every text above that names the page
+
 
 ROLES = ("title", "main", "sub", "static")
 

@@ -20,8 +20,7 @@ from stemmer.blocks import Block, PageBlocks
 from stemmer.classify.features import page_table
 from stemmer.extract import Extraction
 from stemmer.classify.site_model import SAMPLE_PAGES
-from stemmer.layout.learn import AnalyzeParams, SitePage
-from stemmer.layout.model import Patterns, SitePatterns
+from stemmer.layout.model import AnalyzeParams, Patterns, SitePage, SitePatterns
 from stemmer.layout.store import LazyPatterns
 from stemmer.pages import Page
 from stemmer.scale.spill import SiteChunks, read_chunk, read_site

@@ -29,11 +29,11 @@ from stemmer.cluster.keys import split_element
 from stemmer.errors import PatternFileError
 from stemmer.files import write_all
 from stemmer.extract import Match, SiteMatcher, apply_layout, foreign
-from stemmer.layout.learn import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, AnalyzeParams, CommonTexts, diffscore,
-                                  label_slots, main_slots, slot_stats)
-from stemmer.layout.model import Layout, PatternSet, SitePatterns
+from stemmer.layout.model import AnalyzeParams, Layout, PatternSet, SitePatterns
 from stemmer.layout.noise import MIN_PAGES as NOISE_MIN_PAGES, NoiseCounter
 from stemmer.layout.pins import apply_pins, layout_similarity
+from stemmer.layout.roles import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, CommonTexts, diffscore, label_slots, main_slots,
+                                  slot_stats)
 from stemmer.layout.store import is_pattern_file, load_patterns, save_sidecars, site_filename, to_json
 from stemmer.pages import SKIPPED_PAGE, Page
 from stemmer.site import SiteCollector

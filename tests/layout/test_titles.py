@@ -5,8 +5,9 @@ import pytest
 
 from stemmer import Page, analyze, extract
 from stemmer.blocks import parse_html, segment
-from stemmer.layout.learn import AnalyzeParams, SitePage, away_texts, learn_site, own_titles, page_title, \
-    site_name_parts
+from stemmer.layout.learn import learn_site
+from stemmer.layout.model import AnalyzeParams, SitePage
+from stemmer.layout.titles import away_texts, own_titles, page_title, site_name_parts
 
 from .conftest import role_of
 
