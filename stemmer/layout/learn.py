@@ -21,7 +21,7 @@ from stemmer.layout.noise import learn_noise
 from stemmer.layout.roles import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, FEW_PAGES, INNER_TAGS, CommonTexts, diffscore,
                                   element_tag, label_slots, main_slots, slot_container, slot_in_box, slot_stats,
                                   with_continuation)
-from stemmer.layout.titles import references, site_name_parts, title_slot
+from stemmer.layout.titles import layout_title_names, references, site_name_parts, title_slot
 
 # A layout whose pages have fewer letters of main text than this on average is suspect.
 THIN_LAYOUT_LETTERS = 50
@@ -95,12 +95,11 @@ def learn_site(site: str, pages: list[SitePage], params: AnalyzeParams = Analyze
     for members in (part for cluster in clusters for part in _page_types(pages, page_keys, cluster, keymaker)):
         if len(members) < params.min_pages:
             continue
-        layout = _fixate_sampled(pages, page_keys, members, keymaker, params, sample, common)
+        layout = _fixate_sampled(pages, page_keys, members, keymaker, params, sample, common, names)
         if layout.score >= params.score_threshold:
             layouts.append(layout)
     layouts.sort(key=lambda lay: (-lay.score, lay.members))
-    layouts = [Layout(f"L{i}", lay.pages, lay.score, lay.sections, lay.container, lay.members)
-               for i, lay in enumerate(layouts)]
+    layouts = [replace(lay, id=f"L{i}") for i, lay in enumerate(layouts)]
     return SitePatterns(site, tuple(layouts), keymaker.token_share, params.as_dict(),
                         noise=learn_noise(site, (p.blocks for p in pages)))
 
@@ -171,23 +170,26 @@ def _text_container(path: tuple[str, ...]) -> tuple[str, ...]:
 
 def _fixate_sampled(pages: list[SitePage], page_keys: list[list[str]], members: list[int],
                     keymaker: KeyMaker, params: AnalyzeParams, sample: int | None,
-                    common: frozenset[int] = frozenset()) -> Layout:
+                    common: frozenset[int] = frozenset(), names: frozenset[str] = frozenset()) -> Layout:
     """`_fixate` a cluster, or an evenly spread `sample` of its pages when it has more."""
     if sample is None or len(members) <= sample:
-        return _fixate([pages[i] for i in members], [page_keys[i] for i in members], keymaker, params, common)
+        return _fixate([pages[i] for i in members], [page_keys[i] for i in members], keymaker, params, common,
+                       names)
     chosen = [members[k * len(members) // sample] for k in range(sample)]
     layout = _fixate([pages[i] for i in chosen], [page_keys[i] for i in chosen], keymaker, params, common,
-                     size=len(members))
+                     names, size=len(members))
     main = sum(s.main for s in layout.sections if s.role == "main")
     return replace(layout, pages=len(members), score=round(math.log(len(members)) * main, 2),
                    members=tuple(sorted(pages[i].id for i in members)[:5]))
 
 
 def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMaker,
-            params: AnalyzeParams, common: frozenset[int] = frozenset(), size: int = 0) -> Layout:
+            params: AnalyzeParams, common: frozenset[int] = frozenset(), names: frozenset[str] = frozenset(),
+            size: int = 0) -> Layout:
     """Align one cluster's pages into a layout with scored, labelled sections.
 
     `common`: the hashes of the texts the site's template repeats (`CommonTexts`);
+    `names`: the letters of the `<title>` parts that name the site (`site_name_parts`);
     `size`: the cluster's pages when `pages` is a sample of them.
     """
     n = len(pages)
@@ -245,4 +247,5 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
                                 round(share, 3), sample))
     score = math.log(n) * sum(s.main for s in sections if s.role == "main")
     members = tuple(sorted(p.id for p in pages)[:5])
-    return Layout("", n, round(score, 2), tuple(sections), container, members)
+    return Layout("", n, round(score, 2), tuple(sections), container, members,
+                  title_names=layout_title_names([p.blocks.title for p in pages], names))

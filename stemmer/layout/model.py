@@ -98,6 +98,9 @@ class Layout:
         seen: pages of this layout over analyze and every update.
         stale: `stemmer update` found no page of it for longer than its
             ``--stale-after`` time; kept, not deleted.
+        title_names: the parts of its pages' `<title>`s that name no page: the
+            site's name and what is the same on all of them; extract drops
+            them from a page's `<title>`.
     """
 
     id: str
@@ -110,6 +113,7 @@ class Layout:
     last_seen: str = ""
     seen: int = 0
     stale: bool = False
+    title_names: tuple[str, ...] = ()
 
 
 # The history of a pattern file keeps the latest this many runs.

@@ -76,6 +76,7 @@ def to_json(patterns: SitePatterns) -> dict:
                 "container": "/".join(lay.container),
                 "members": list(lay.members),
                 **_seen_fields(lay),
+                **({"title_names": list(lay.title_names)} if lay.title_names else {}),
                 "blocks": [
                     {"key": s.key, "role": s.role, "diff": s.diff, "main": s.main,
                      "repeats": s.repeats, "share": s.share, "sample": s.sample,
@@ -263,7 +264,8 @@ def _layout(obj: dict, i: int) -> Layout:
                   tuple(container.split("/")) if container else (),
                   tuple(str(m) for m in obj.get("members", ())),
                   str(obj.get("first_seen", "")), str(obj.get("last_seen", "")),
-                  int(obj.get("seen", 0)), bool(obj.get("stale", False)))
+                  int(obj.get("seen", 0)), bool(obj.get("stale", False)),
+                  tuple(str(t) for t in obj.get("title_names", ())))
 
 
 # Webstemmer's extract.py defaults, used to turn its scores into roles.

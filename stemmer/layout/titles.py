@@ -7,6 +7,7 @@ JSON-LD headline).  Each page votes for the slot that agrees best.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections import Counter
 
@@ -28,10 +29,14 @@ MIN_TITLE_RUN = 4
 MAX_JSON_LD = 100_000
 
 # Parts of `<title>` (split at these) on this share of a site's pages, and on
-# MIN_NAME_PAGES of them, name the site, not the page.
-_TITLE_PARTS = re.compile(r"\s+[|\-–—:·»/]+\s+|\s*[|·»]\s*")
+# MIN_NAME_PAGES of them, name the site, not the page.  A colon needs no space
+# before it ("Site.com: Storm hits coast").
+_TITLE_PARTS = re.compile(r"\s+[|\-–—:·»/]+\s+|\s*[|·»]\s*|:\s+")
 SITE_NAME_SHARE = 0.2
 MIN_NAME_PAGES = 3
+# A part of `<title>` on more than this share of a layout's pages, and on at
+# least two, is constant there ("Online Edition: Breaking News"): no page's title.
+LAYOUT_NAME_SHARE = 0.5
 
 # A title candidate's agreement with its page's titles gains this much by its heading level:
 # of two slots that agree alike (a menu's entry and the headline), the headline.
@@ -39,6 +44,11 @@ HEADING_BONUS = {"h1": 0.1, "h2": 0.06, "h3": 0.03}
 
 # ... and a slot in a box of noise (a menu, a sidebar) keeps this share of its agreement.
 BOXED_TITLE = 0.8
+
+# Class or id words of an element that holds a headline, where no heading does.
+_HEADLINE_WORDS = frozenset({"title", "headline"})
+_WORDS = re.compile(r"[a-z]+")
+_NAMED_LEVEL = 7  # such an element ranks below h6
 
 
 def own_titles(root) -> tuple[str, ...]:
@@ -93,15 +103,45 @@ def site_name_parts(titles) -> frozenset[str]:
     return frozenset(part for part, c in counts.items() if c >= least)
 
 
-def page_title(title: str, names: frozenset[str]) -> str:
-    """`<title>` without the parts that name the site ("Storm hits coast | Daily News" -> "Storm hits coast")."""
-    parts = [part for part in _TITLE_PARTS.split(title) if sig(part) and sig(part) not in names]
-    return " ".join(parts) if parts else ""
+def layout_title_names(titles: list[str], site_names: frozenset[str]) -> tuple[str, ...]:
+    """The parts of a layout's `<title>`s that name no page: the site's name, and what is the same on its pages.
+
+    `titles`: the `<title>` of each of the layout's pages; `site_names`: the
+    site's (`site_name_parts`).  Returns each such part as first written, sorted.
+    """
+    counts: Counter[str] = Counter()
+    spelled: dict[str, str] = {}
+    for title in titles:
+        for part in _TITLE_PARTS.split(title):
+            if s := sig(part):
+                spelled.setdefault(s, part.strip())
+        counts.update({sig(part) for part in _TITLE_PARTS.split(title)} - {""})
+    least = max(2, math.floor(LAYOUT_NAME_SHARE * len(titles)) + 1)
+    return tuple(sorted(spelled[s] for s, c in counts.items() if s in site_names or c >= least))
+
+
+def title_less_names(title: str, names) -> str:
+    """`<title>` less the parts at its start and end that name the site or section (their letters in `names`).
+
+    "Storm hits coast | Daily News" -> "Storm hits coast"; a title of nothing
+    but such parts -> "".  The part between is kept as written.
+    """
+    if not names:
+        return title.strip()
+    bounds = [0]
+    for m in _TITLE_PARTS.finditer(title):
+        bounds += [m.start(), m.end()]
+    bounds.append(len(title))
+    parts = [(bounds[k], bounds[k + 1]) for k in range(0, len(bounds), 2)]  # (start, end) of each part
+    keep = [k for k, (a, b) in enumerate(parts) if sig(title[a:b]) and sig(title[a:b]) not in names]
+    if not keep:
+        return ""
+    return title[parts[keep[0]][0]:parts[keep[-1]][1]].strip()
 
 
 def references(page: SitePage, names: frozenset[str]) -> tuple[str, ...]:
     """The letters of the texts that name a page: link texts to it, its `<title>` less the site's name, its own titles."""
-    texts = [*page.anchors, page_title(page.blocks.title, names), *page.titles]
+    texts = [*page.anchors, title_less_names(page.blocks.title, names), *page.titles]
     return tuple(dict.fromkeys(s for s in map(sig, texts) if s))
 
 
@@ -178,12 +218,21 @@ def _titlability_vote(g, candidates, body_key: str) -> str | None:
 def _headline_vote(g, candidates) -> str | None:
     """The last resort: the page's highest varying heading above the body (its h1, else h2, ...).
 
-    Where the `<title>` is written for search engines and the body never
-    repeats the headline, the markup still says which text heads the page.
+    Where the `<title>` is written for search engines (or is the same on every
+    page) and the body never repeats the headline, the markup still says which
+    text heads the page: a heading, else an element whose class or id says
+    title or headline (`_HEADLINE_WORDS`).
     """
-    best, best_level = None, 7
+    best, best_level = None, _NAMED_LEVEL
     for key, diff, *_ in candidates:
-        level = HEADING_LEVEL.get(slot_tag(key))
+        level = HEADING_LEVEL.get(slot_tag(key)) or (_NAMED_LEVEL if _names_headline(key) else None)
         if level and key in g and diff >= TITLE_MIN_DIFF and level <= best_level:
             best, best_level = key, level  # of equal headings, the one nearest the body
     return best
+
+
+def _names_headline(key: str) -> bool:
+    """Whether the class or id of a slot's element says it holds a title or headline (``post-title``)."""
+    element = key.rsplit("/", 1)[-1]
+    attrs = element[len(slot_tag(key)):]
+    return not _HEADLINE_WORDS.isdisjoint(_WORDS.findall(attrs.lower()))

@@ -7,7 +7,7 @@ from stemmer import Page, analyze, extract
 from stemmer.blocks import parse_html, segment
 from stemmer.layout.learn import learn_site
 from stemmer.layout.model import AnalyzeParams, SitePage
-from stemmer.layout.titles import away_texts, own_titles, page_title, site_name_parts
+from stemmer.layout.titles import away_texts, own_titles, site_name_parts, title_less_names
 
 from .conftest import role_of
 
@@ -55,8 +55,8 @@ def test_without_a_signal_the_highest_heading_is_the_title():
 def test_title_less_the_site_name_parts():
     titles = [f"Story {n} | Daily Example" for n in range(5)] + ["About – Daily Example"]
     names = site_name_parts(titles)
-    assert page_title("Storm hits the coast | Daily Example", names) == "Storm hits the coast"
-    assert page_title("Daily Example", names) == ""
+    assert title_less_names("Storm hits the coast | Daily Example", names) == "Storm hits the coast"
+    assert title_less_names("Daily Example", names) == ""
 
 
 def _boxed_headline_page(n: int) -> SitePage:
@@ -125,3 +125,4 @@ def test_articles_sharing_their_template_with_index_pages_get_their_body():
         assert got.matched and got.title == title
         if body is not None:
             assert got.text == body
+
