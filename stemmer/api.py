@@ -12,6 +12,7 @@ from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unma
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
 from stemmer.layout.model import AnalyzeParams, Patterns, PatternSet
 from stemmer.layout.titles import own_titles
+from stemmer.metadata import page_signals
 from stemmer.pages import SKIPPED_PAGE, Page
 from stemmer.site import SiteCollector
 from stemmer.update.history import check_date, today
@@ -121,7 +122,8 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
     if match.layout is not None:
         unknown = fb.unknown_rule(root, match.layout, matcher.keymaker, **learned) if fb is not None else None
         result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown,
-                              titles=lambda: own_titles(root))
+                              titles=lambda: own_titles(root),
+                              signals=lambda: page_signals(root, page.url, lang=root.get("lang")))
         if foreign(result, match, blocks):
             result = None  # a page of another layout that resembles this one, or a layout short of text
     if result is None and fb is not None:

@@ -7,9 +7,12 @@ from dataclasses import dataclass
 from stemmer.blocks import PageBlocks, letters, sig
 from stemmer.cluster import KeyMaker
 from stemmer.extract.match import Match
+from stemmer.layout.bylines import byline_author, slot_date
 from stemmer.layout.learn import main_letters
+from stemmer.layout.model import METADATA_ROLES
 from stemmer.layout.roles import HEADING_LEVEL, element_tag
 from stemmer.layout.titles import agreement, title_less_names
+from stemmer.metadata import PageSignals
 
 
 # A page whose layout finds under this share of the main text its pages have
@@ -101,7 +104,8 @@ class Extraction:
 
 
 def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, match: Match,
-                 keymaker: KeyMaker, *, unknown=None, titles: Titles = ()) -> Extraction:
+                 keymaker: KeyMaker, *, unknown=None, titles: Titles = (),
+                 signals: Callable[[], PageSignals] | None = None) -> Extraction:
     """Label the page's blocks with the roles of the matched layout's slots.
 
     `unknown`, if given, decides the blocks that no slot knows instead of the
@@ -110,6 +114,9 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
     the titles the page states for itself (`stemmer.layout.titles.own_titles`),
     which check the title slot's text (`page_title`), or a function that finds
     them, called only where the page's `<title>` does not confirm that text.
+    `signals`: a function that reads what the page states of itself
+    (`stemmer.metadata.page_signals`), which checks the date and author slots
+    and stands in for them (`slot_metadata`); without it, the slots alone.
     """
     layout = match.layout
     assert layout is not None
@@ -119,12 +126,20 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
     links: list[ExtractedBlock] = []  # the container's blocks of mostly link text
     title = None
     static: set[int] = set()  # the blocks of static slots: the same on every page of the layout
+    dated: list[tuple[str, bool | None]] = []  # the texts of date slots, with their order of day and month
+    bylines: list[str] = []  # the texts of author slots
     for i, (key, b) in enumerate(zip(match.keys, page.blocks)):
         found = slot.get(key)
         if found is not None:
             n, role = found
             if role == "static":
                 static.add(i)
+                continue
+            if role in METADATA_ROLES:  # read for the page's date and author, not part of its text
+                if role != "author":
+                    dated.append((b.text, layout.sections[n].day_first))
+                if role != "date":
+                    bylines.append(b.text)
                 continue
             if role == "title":
                 if title is not None:
@@ -143,8 +158,45 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
         taken = {o.index for o in links}
         out = sorted([o for o in out if o.index not in taken] + links, key=lambda o: o.index)
     names = frozenset(map(sig, layout.title_names))
+    date, date_from, author, author_from = slot_metadata(dated, bylines, signals)
     return Extraction(page_id, url, site, True, layout.id, round(match.similarity, 4),
-                      page_title(title, page, titles, names=names, static=static), tuple(out), "pattern")
+                      page_title(title, page, titles, names=names, static=static), tuple(out), "pattern",
+                      date, author, date_from, author_from)
+
+
+# What a page states of itself in these sources outweighs its date or author slot where
+# the two disagree: the site's software writes them for this very page.  A date in
+# the URL (when the address was made) or a byline class only confirms a slot.
+STATED_SOURCES = frozenset({"json-ld", "meta", "itemprop", "time"})
+
+
+def slot_metadata(dated: list[tuple[str, bool | None]], bylines: list[str],
+                  signals: Callable[[], PageSignals] | None) -> tuple[str | None, str | None, str | None, str | None]:
+    """The page's date and author, and where each came from: its slots, checked against what the page states.
+
+    Args:
+        dated: the texts of the page's date slots, each with its order of day and month.
+        bylines: the texts of its author slots.
+        signals: reads what the page states of itself, or None.
+
+    A slot's value stands where the page states nothing, or the same; where a
+    `STATED_SOURCES` statement differs, or no slot gives a value, the page's
+    statement does.  Returns (date, date_from, author, author_from).
+    """
+    date = next((d for text, day_first in dated if (d := slot_date(text, day_first))), None)
+    author = next((a for text in bylines if (a := byline_author(text))), None)
+    stated = signals() if signals is not None else None
+    date_from = "slot" if date else None
+    author_from = "slot" if author else None
+    if stated is not None:
+        if (said := stated.date) and (date is None or said.source in STATED_SOURCES and said.value[:10] != date[:10]):
+            date, date_from = said.value, said.source
+        elif said and date and said.value[:10] == date[:10] and len(said.value) > len(date):
+            date = said.value  # the same day, with the time the page states
+        if (said := stated.author) and (author is None or said.source in STATED_SOURCES
+                                        and said.value.casefold() != author.casefold()):
+            author, author_from = said.value, said.source
+    return date, date_from, author, author_from
 
 
 def _link_list(out: list[ExtractedBlock], links: list[ExtractedBlock], page: PageBlocks) -> bool:

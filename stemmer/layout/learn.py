@@ -16,6 +16,7 @@ from stemmer.blocks import Block, PageBlocks, sig
 from stemmer.cluster import KeyMaker, cluster_pages, layout_sequence, similarity_matrix
 from stemmer.cluster.large import EXACT_MAX_PAGES, cluster_large
 from stemmer.cluster.similarity import repeats
+from stemmer.layout.bylines import metadata_roles
 from stemmer.layout.model import AnalyzeParams, Layout, Section, SitePage, SitePatterns
 from stemmer.layout.noise import learn_noise
 from stemmer.layout.roles import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, FEW_PAGES, INNER_TAGS, CommonTexts, diffscore,
@@ -240,11 +241,12 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
 
     roles = label_slots(stats, groups, page_keys, title_key, container, link_list, keymaker, params, common,
                         size=size)
+    roles, day_first = metadata_roles(pages, groups, [st[0] for st in stats], roles)
     sections = []
     for (key, diff, main, rep, share, linked), role in zip(stats, roles):
         sample = next((b.text for g in groups for b in g.get(key, ())), "")[:80]
         sections.append(Section(key, role, round(diff, 4), round(main, 2), rep,
-                                round(share, 3), sample))
+                                round(share, 3), sample, day_first=day_first.get(key)))
     score = math.log(n) * sum(s.main for s in sections if s.role == "main")
     members = tuple(sorted(p.id for p in pages)[:5])
     return Layout("", n, round(score, 2), tuple(sections), container, members,

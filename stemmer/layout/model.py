@@ -6,6 +6,7 @@ from typing import Protocol
 
 from stemmer.blocks import PageBlocks
 
+
 @dataclass(frozen=True)
 class AnalyzeParams:
     """The knobs of analyze; the defaults were chosen on the dev sites.
@@ -43,6 +44,8 @@ class SitePage:
         titles: the titles the page gives itself (`own_titles`).
         away: the letters (`sig`) of its link texts that point to other pages:
             a teaser's headline on an index page, never its title.
+        date, author: when it was published and who wrote it, as the page
+            itself states them (`stemmer.metadata.page_signals`), or "".
     """
 
     id: str
@@ -50,10 +53,15 @@ class SitePage:
     anchors: list[str] = field(default_factory=list)
     titles: tuple[str, ...] = ()
     away: frozenset[str] = frozenset()
+    date: str = ""
+    author: str = ""
     refs: tuple[str, ...] = ()  # set by learn_site: the letters of every text above that names the page
 
 
-ROLES = ("title", "main", "sub", "static")
+ROLES = ("title", "main", "sub", "static", "date", "author", "byline")
+# The roles that say something of the page besides its text: its publication
+# date, its author, or both in one slot ("Posted 31-12-2022 by Jane Doe").
+METADATA_ROLES = frozenset({"date", "author", "byline"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,13 +70,16 @@ class Section:
 
     Attributes:
         key: the layout key of the slot's blocks (see `stemmer.cluster.KeyMaker`).
-        role: title, main, sub or static.
+        role: title, main, sub, static, or date, author, byline (both): the slot
+            that says when the page was published and who wrote it (`METADATA_ROLES`).
         diff: DiffScore, 0 (same text on every page) to 1 (nothing in common).
         main: MainScore, DiffScore times the mean non-link letters per page.
         repeats: the slot's weight in the layout similarity.
         share: the share of the layout's pages that have the slot.
         sample: a short text of the slot, to help a reader of the pattern file.
         pinned: a user fixed the role by hand; analyze and update keep it.
+        day_first: how a date slot writes numeric dates ("05/03/2024"): day
+            first (True), month first (False), or unknown, by the page's language (None).
     """
 
     key: str
@@ -79,6 +90,7 @@ class Section:
     share: float = 1.0
     sample: str = ""
     pinned: bool = False
+    day_first: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
