@@ -29,12 +29,11 @@ def byline_author(text: str) -> str | None:
     """The author a byline names ("By Jane Doe", "Posted 31-12-2022 by Jane Doe"), or None."""
     if len(text) > MAX_BYLINE:
         return None
-    if (name := clean_author(text)) and not any(c.isdigit() for c in name):
-        return name
-    for m in _BY.finditer(text):
+    for m in _BY.finditer(text):  # the name after "by" ("Publié le 5 mars 2024 par Marie Curie")
         if name := clean_author(text[m.start():]):
             return name
-    return None
+    name = clean_author(text)
+    return name if name and not any(c.isdigit() for c in name) else None
 
 
 def slot_date(text: str, day_first: bool | None = None) -> str | None:
