@@ -125,3 +125,16 @@ def test_a_slot_s_date_in_its_order_of_day_and_month():
     assert slot_date("Posted 05/03/2024", day_first=False) == "2024-05-03"
     assert slot_date("Fri, 03 April 2015 in pwn") == "2015-04-03"
     assert slot_date("8 minute read") is None
+
+
+def test_the_report_shows_the_byline_slot_and_the_page_s_date():
+    from lxml import html as lxml_html
+
+    from stemmer.report import report
+
+    patterns = analyze([_post(n) for n in range(8)], site_model=False)
+    dom = lxml_html.fromstring(report(patterns, [_post(9, stated=False)], pages_per_layout=1))
+    [slot] = dom.xpath('//table[contains(@class, "slots")]//tr[@data-role="byline"]')
+    [block] = dom.xpath('//table[contains(@class, "blocks")]//tr[@data-role="byline"]')
+    assert "Posted" in block.text_content() and slot.get("data-slot") == block.get("data-slot")
+    assert f"date {DAYS[9]} (slot)" in dom.xpath('string(//div[@class="extracted"])')
