@@ -14,6 +14,7 @@ import re
 
 from stemmer.layout.model import SitePage
 from stemmer.metadata import clean_author, parse_date
+from stemmer.metadata.dates import _first_date  # where each date of a text ends
 
 # A slot's text longer than this is body text that may mention a date, not a dateline.
 MAX_BYLINE = 200
@@ -37,10 +38,21 @@ def byline_author(text: str) -> str | None:
 
 
 def slot_date(text: str, day_first: bool | None = None) -> str | None:
-    """The date a slot's text shows, ISO 8601, or None (`day_first` None: day first, as most of our languages)."""
+    """The date a slot's text shows, ISO 8601, or None (`day_first` None: day first, as most of our languages).
+
+    Of several ("2025-01-10に更新2024-11-04に投稿": updated, posted), the earliest:
+    a page is changed after it is published, never before.
+    """
     if len(text) > MAX_BYLINE:
         return None
-    return parse_date(text, day_first=day_first)
+    order = True if day_first is None else day_first
+    best, best_at, at = None, 0, 0
+    while (found := _first_date(text[at:], order)) is not None:
+        day, end = found
+        if best is None or day < best:
+            best, best_at = day, at
+        at += max(end, 1)
+    return parse_date(text[best_at:], day_first=order) if best is not None else None
 
 
 def metadata_roles(pages: list[SitePage], groups, keys: list[str], roles: list[str]
@@ -93,7 +105,7 @@ def _date_slot(dated, keys: list[str], roles: list[str]) -> tuple[str | None, bo
             if not text or len(text) > MAX_BYLINE:
                 continue
             for order in (True, False):
-                if (found := parse_date(text, day_first=order)) and found[:10] == p.date[:10]:
+                if (found := slot_date(text, order)) and found[:10] == p.date[:10]:
                     hits[order] += 1
         n = max(hits.values())
         if n >= least and n > best_hits:

@@ -165,6 +165,7 @@ def title_slot(pages: list[SitePage], groups, candidates, body_key: str,
     box of noise; never for a link to another page.
     """
     votes: Counter[str | None] = Counter()
+    repeated = _repeated_texts(groups, [st[0] for st in candidates])
     for p, g in zip(pages, groups):
         best, best_score = None, params.title_threshold
         head = sig(p.blocks.title)
@@ -188,7 +189,7 @@ def title_slot(pages: list[SitePage], groups, candidates, body_key: str,
         if best is None:
             mine = [st for st in candidates
                     if st[0] in g and st[0] != body_key and sig(g[st[0]][0].text) not in p.away]
-            best = _titlability_vote(g, mine, body_key) or _headline_vote(g, mine)
+            best = _titlability_vote(g, mine, body_key) or _headline_vote(g, mine, repeated)
         votes[best] += 1
     if not votes:
         return None
@@ -215,20 +216,31 @@ def _titlability_vote(g, candidates, body_key: str) -> str | None:
     return best
 
 
-def _headline_vote(g, candidates) -> str | None:
+def _headline_vote(g, candidates, repeated: dict[str, set[str]]) -> str | None:
     """The last resort: the page's highest varying heading above the body (its h1, else h2, ...).
 
     Where the `<title>` is written for search engines (or is the same on every
     page) and the body never repeats the headline, the markup still says which
     text heads the page: a heading, else an element whose class or id says
-    title or headline (`_HEADLINE_WORDS`).
+    title or headline (`_HEADLINE_WORDS`) and whose text no other page of the
+    layout has (`repeated`: such texts by slot; a menu's title repeats).
     """
     best, best_level = None, _NAMED_LEVEL
     for key, diff, *_ in candidates:
-        level = HEADING_LEVEL.get(slot_tag(key)) or (_NAMED_LEVEL if _names_headline(key) else None)
+        level = HEADING_LEVEL.get(slot_tag(key)) or (
+            _NAMED_LEVEL if _names_headline(key) and key in g and sig(g[key][0].text) not in repeated[key] else None)
         if level and key in g and diff >= TITLE_MIN_DIFF and level <= best_level:
             best, best_level = key, level  # of equal headings, the one nearest the body
     return best
+
+
+def _repeated_texts(groups, keys: list[str]) -> dict[str, set[str]]:
+    """For each slot, the letters of the texts it has on more than one of the layout's pages."""
+    out = {}
+    for key in keys:
+        counts = Counter(sig(g[key][0].text) for g in groups if key in g)
+        out[key] = {text for text, c in counts.items() if c > 1}
+    return out
 
 
 def _names_headline(key: str) -> bool:

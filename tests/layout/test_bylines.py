@@ -125,6 +125,7 @@ def test_a_slot_s_date_in_its_order_of_day_and_month():
     assert slot_date("Posted 05/03/2024", day_first=False) == "2024-05-03"
     assert slot_date("Fri, 03 April 2015 in pwn") == "2015-04-03"
     assert slot_date("8 minute read") is None
+    assert slot_date("2025-01-10に更新2024-11-04に投稿15分で読む") == "2024-11-04"  # updated, then posted
 
 
 def test_the_report_shows_the_byline_slot_and_the_page_s_date():
