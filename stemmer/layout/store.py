@@ -266,7 +266,13 @@ def _layout(obj: dict, i: int) -> Layout:
                   tuple(str(m) for m in obj.get("members", ())),
                   str(obj.get("first_seen", "")), str(obj.get("last_seen", "")),
                   int(obj.get("seen", 0)), bool(obj.get("stale", False)),
-                  tuple(str(t) for t in obj.get("title_names", ())))
+                  _strings(obj.get("title_names", []), f"{where}title_names"))
+
+
+def _strings(value, name: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _Missing(f"field '{name}' must be a list of strings")
+    return tuple(value)
 
 
 def _day_first(blk: dict, where: str) -> bool | None:

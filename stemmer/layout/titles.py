@@ -112,10 +112,12 @@ def layout_title_names(titles: list[str], site_names: frozenset[str]) -> tuple[s
     counts: Counter[str] = Counter()
     spelled: dict[str, str] = {}
     for title in titles:
+        here = set()
         for part in _TITLE_PARTS.split(title):
             if s := sig(part):
                 spelled.setdefault(s, part.strip())
-        counts.update({sig(part) for part in _TITLE_PARTS.split(title)} - {""})
+                here.add(s)
+        counts.update(here)
     least = max(2, math.floor(LAYOUT_NAME_SHARE * len(titles)) + 1)
     return tuple(sorted(spelled[s] for s, c in counts.items() if s in site_names or c >= least))
 

@@ -57,6 +57,16 @@ def test_title_less_the_site_name_parts():
     names = site_name_parts(titles)
     assert title_less_names("Storm hits the coast | Daily Example", names) == "Storm hits the coast"
     assert title_less_names("Daily Example", names) == ""
+    names = site_name_parts([f"Site.com: Story {n}" for n in range(5)])
+    assert title_less_names("Site.com: Storm: the aftermath", names) == "Storm: the aftermath"  # only its ends
+
+
+def test_what_every_page_of_a_layout_has_in_its_title_names_no_page():
+    from stemmer.layout.titles import layout_title_names
+
+    titles = ["Online Edition: Breaking News"] * 3 + ["Online Edition: Storm hits coast"]
+    assert layout_title_names(titles, frozenset()) == ("Breaking News", "Online Edition")
+    assert layout_title_names(["A story", "Another"], frozenset({"another"})) == ("Another",)
 
 
 def _boxed_headline_page(n: int) -> SitePage:
