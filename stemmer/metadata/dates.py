@@ -64,6 +64,9 @@ _WORD = r"[^\W\d_]+\.?"
 _TIME = re.compile(r"\s*(?:(?:at|à|a las|alle|um|às|om|o|saat|в|-)\s+|[T,]\s*)?"
                    r"(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(am|pm|a\.m\.|p\.m\.)?"
                    r"\s*(z\b|utc\b|gmt\b|[+-]\d{2}:?\d{2}\b)?", re.I)
+_ANY_DIGIT = re.compile(r"\d")
+_ISO_START = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:Z|[+-]\d{2}:?\d{2})?)?\s*",
+                        re.I)
 _ISO = re.compile(r"(?<!\d)(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?!\d)")
 _COMPACT = re.compile(r"(?<!\d)(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?)?(?!\d)")
 _NUMERIC = re.compile(r"(?<!\d)(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})(?![\d/.-]\d)")
@@ -126,9 +129,14 @@ def parse_date(text: str | None, *, lang: str | None = None, day_first: bool | N
     """
     if not text:
         return None
-    text = text.translate(_DIGITS)
     if len(text) > 500:
         text = text[:500]
+    if not text.isascii():
+        text = text.translate(_DIGITS)
+    if (m := _ISO_START.match(text)) and m.end() == len(text):  # the usual machine-readable form, quickly
+        return _iso_start(m)
+    if not _ANY_DIGIT.search(text):  # every written date has a number; only "yesterday" and its kin have none
+        return _relative(text, reference) if reference is not None else None
     if day_first is None:
         day_first = (lang or "")[:2].lower() not in MONTH_FIRST
     found = _first_date(text, day_first)
@@ -136,6 +144,17 @@ def parse_date(text: str | None, *, lang: str | None = None, day_first: bool | N
         return _relative(text, reference) if reference is not None else None
     day, end = found
     clock = _TIME.match(text, end)
+    return day.isoformat() + (_clock(clock) if clock else "")
+
+
+def _iso_start(m: re.Match) -> str | None:
+    try:
+        day = date(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError:
+        return None
+    if not EARLIEST_YEAR <= day.year <= LATEST_YEAR:
+        return None
+    clock = _TIME.match(m[0], 10) if len(m[0]) > 10 else None
     return day.isoformat() + (_clock(clock) if clock else "")
 
 
