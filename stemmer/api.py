@@ -15,7 +15,7 @@ from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extr
 from stemmer.layout.learn import AnalyzeParams, own_titles
 from stemmer.layout.model import Patterns, PatternSet
 from stemmer.layout.store import load_patterns
-from stemmer.metadata.choose import add_metadata
+from stemmer.metadata import add_metadata
 from stemmer.pages import SKIPPED_PAGE, Page, site_of
 from stemmer.site import SiteCollector
 from stemmer.update.history import check_date, today
