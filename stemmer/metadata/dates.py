@@ -74,8 +74,8 @@ _CJK = re.compile(r"(\d{4})\s*[年년.]\s*(\d{1,2})\s*[月월.]\s*(\d{1,2})\s*[�
 # "March 5, 2024", "Mon Nov 23, 2015", "March, 24 2016"
 _NAME_DAY_YEAR = re.compile(rf"(?<!\w)({_WORD}),?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)", re.I)
 # "5 March 2024", "5. März 2024", "5 de marzo de 2024", "28 Julho 2014", "5-Mar-2024"
-_DAY_NAME_YEAR = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th|er|º|°)?\.?(?:\s+de|\s*[-/])?\s*({_WORD})"
-                            rf"(?:\s+de|\s+del|,)?\s*[-/]?\s*(\d{{4}})(?!\d)", re.I)
+_DAY_NAME_YEAR = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th|er|º|°)?\.?(?:\s+de(?=\s)|\s*[-/])?\s*({_WORD})"
+                            rf"(?:\s+del?(?=\s)|,)?\s*[-/]?\s*(\d{{4}})(?!\d)", re.I)
 # "2024 March 5", "2024. március 5."
 _YEAR_NAME_DAY = re.compile(rf"(?<!\d)(\d{{4}})[.,]?\s+({_WORD})\s+(\d{{1,2}})(?!\d)", re.I)
 

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
-from stemmer.metadata.authors import clean_author
+from stemmer.metadata.authors import BYLINE_LEAD, clean_author
 from stemmer.metadata.dates import MONTHS, parse_date
 
 AFTER = 30   # text pieces read after the headline (a header's date, byline, reading time, share links)
@@ -24,8 +24,6 @@ _SKIP = frozenset({"script", "style", "noscript", "template", "button", "select"
                    "textarea", "iframe"})
 _UPDATED = re.compile(r"updat|modif|edited|revised|aktualisiert|mis à jour|actualizado|aggiornat|atualizad|"
                       r"bijgewerkt|zaktualizowan|güncellen|обновлен|更新|업데이트", re.I)
-_BYLINE_LEAD = re.compile(r"^(?:(?:written|posted|published|reported)\s+by|by|par|por|di|von|door|autor|yazar|"
-                          r"автор|oleh)\b|^(?:作者|著者|投稿者|글쓴이|작성자|نویسنده)", re.I)
 _BYLINE_CLASS = re.compile(r"author|byline|writer|posted-?by", re.I)
 _NOT_BYLINE_CLASS = re.compile(r"comment|avatar|bio|description|about|follow|social|share|image|photo|img", re.I)
 
@@ -114,7 +112,7 @@ def _prose(text: str, iso: str) -> bool:
 def _byline(p: Piece, following: Piece | None) -> str | None:
     """The name a piece gives as a byline: "By Jane Doe", a bare "By" before a name, or a byline element's text."""
     text = p.text
-    if _BYLINE_LEAD.match(text):
+    if BYLINE_LEAD.match(text):
         if clean_author(text) is None and following is not None and following.distance == p.distance + 1:
             text = f"{text} {following.text}"  # "By" <a>Jane Doe</a>
         return clean_author(text)

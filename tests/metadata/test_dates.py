@@ -14,7 +14,10 @@ from stemmer.metadata import parse_date
     ("March 5, 2024", "2024-03-05"),
     ("Mon Nov 23, 2015", "2015-11-23"),
     ("Posted on Sept. 5th, 2024 at 10:30 pm", "2024-09-05T22:30"),
+    ("20 Dec 2025", "2025-12-20"),                 # "De" is not Spanish "de" here
+    ("Sat, 20 Dec, 2025 - 06:36", "2025-12-20T06:36"),
     ("5 mars 2024", "2024-03-05"),                 # fr
+    ("1er décembre 2020", "2020-12-01"),
     ("5 de marzo de 2024", "2024-03-05"),          # es
     ("12 Marzo 2021", "2021-03-12"),               # it
     ("5. März 2024", "2024-03-05"),                # de
