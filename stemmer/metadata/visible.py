@@ -24,6 +24,8 @@ _SKIP = frozenset({"script", "style", "noscript", "template", "button", "select"
                    "textarea", "iframe"})
 _UPDATED = re.compile(r"updat|modif|edited|revised|aktualisiert|mis à jour|actualizado|aggiornat|atualizad|"
                       r"bijgewerkt|zaktualizowan|güncellen|обновлен|更新|업데이트", re.I)
+_HEADINGS = ("//body//*[self::h2 or self::h3 or self::h4 or contains(@class, 'title') or contains(@class, 'headline')]"
+             "[not(self::a or self::meta or self::img)]")
 _BYLINE_CLASS = re.compile(r"author|byline|writer|posted-?by", re.I)
 _NOT_BYLINE_CLASS = re.compile(r"comment|avatar|bio|description|about|follow|social|share|image|photo|img", re.I)
 
@@ -51,14 +53,15 @@ class Visible:
 def headline_element(root, title: str | None):
     """The element of the page's headline: the `<h1>` that reads as `title`, else the first `<h1>`.
 
-    A page without `<h1>` takes the h2 or h3 that reads as `title`; None without either.
+    A page without `<h1>` takes the other heading, or the element whose class names a
+    title, that reads as `title`; None without either.
     """
     if root is None:
         return None
     h1s = list(root.iter("h1"))
     if title and (len(h1s) != 1):
         wanted = " ".join(title.split()).casefold()
-        for h in h1s or root.xpath("//body//*[self::h2 or self::h3]"):
+        for h in h1s or root.xpath(_HEADINGS):
             if " ".join(" ".join(h.itertext()).split()).casefold() == wanted:
                 return h
     return h1s[0] if h1s else None
