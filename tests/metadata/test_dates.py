@@ -43,6 +43,8 @@ def test_numeric_dates_read_by_their_unambiguous_part_then_the_language():
     assert parse_date("04/05/2024", lang="en") == "2024-04-05"
     assert parse_date("04/05/2024", lang="fr") == "2024-05-04"
     assert parse_date("04.05.2024", lang="de") == "2024-05-04"
+    assert parse_date("05-09-2020", lang="en") == "2020-09-05"  # dashes and dots: day first, in English too
+    assert parse_date("05.09.2020", lang="en", day_first=False) == "2020-05-09"
     assert parse_date("04/05/2024", lang="fr", day_first=False) == "2024-04-05"
 
 
