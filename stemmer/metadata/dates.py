@@ -40,8 +40,8 @@ _MONTHS = {
            "ноябрь ноября ноя", "декабрь декабря дек"],
     "id": ["januari", "februari", "maret", "april", "mei", "juni", "juli", "agustus",
            "september", "oktober", "november", "desember"],
-    "fa": ["ژانویه", "فوریه", "مارس", "آوریل", "مه", "ژوئن", "ژوئیه", "اوت", "سپتامبر", "اکتبر",
-           "نوامبر", "دسامبر"],
+    "fa": ["ژانویه", "فوریه", "مارس", "آوریل", "مه مهٔ می", "ژوئن", "ژوئیه ژوئیهٔ جولای", "اوت آگوست", "سپتامبر",
+           "اکتبر", "نوامبر", "دسامبر"],
 }
 # The Solar Hijri months (Persian sites date by them): converted to the Gregorian calendar.
 _JALALI_MONTHS = ["فروردین", "اردیبهشت", "خرداد", "تیر", "مرداد", "شهریور", "مهر", "آبان", "آذر", "دی",
@@ -60,7 +60,7 @@ EARLIEST_YEAR = 1990  # a page's date before the web is a date in its text, not 
 LATEST_YEAR = 2100
 
 _DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩０１２３４５６７８９", "0123456789" * 3)
-_WORD = r"[^\W\d_]+\.?"
+_WORD = r"[^\W\d_](?:[^\W\d_]|[\u064b-\u065f\u0670])*\.?"  # a word, with Arabic-script marks (مهٔ)
 _TIME = re.compile(r"\s*(?:(?:at|à|a las|alle|um|às|om|o|saat|в|-)\s+|[T,]\s*)?"
                    r"(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(am|pm|a\.m\.|p\.m\.)?"
                    r"\s*(z\b|utc\b|gmt\b|[+-]\d{2}:?\d{2}\b)?", re.I)

@@ -24,6 +24,7 @@ _SKIP = frozenset({"script", "style", "noscript", "template", "button", "select"
                    "textarea", "iframe"})
 _UPDATED = re.compile(r"updat|modif|edited|revised|aktualisiert|mis à jour|actualizado|aggiornat|atualizad|"
                       r"bijgewerkt|zaktualizowan|güncellen|обновлен|更新|업데이트", re.I)
+_LABEL_AFTER = re.compile(r"^\s*(?:に|에|에서)")
 _HEADINGS = ("//body//*[self::h2 or self::h3 or self::h4 or contains(@class, 'title') or contains(@class, 'headline')]"
              "[not(self::a or self::meta or self::img)]")
 _BYLINE_CLASS = re.compile(r"author|byline|writer|posted-?by", re.I)
@@ -74,27 +75,30 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
     if head is None:
         return Visible()
     pieces = _pieces_after(head, AFTER) + _pieces_before(head, BEFORE)
+    at = {p.distance: p for p in pieces}  # page order: the piece before `p` is at p.distance - 1
     pieces.sort(key=lambda p: (p.distance < 0, abs(p.distance)))  # after the headline first, nearest first
     found_date = updated = author = date_text = None
     above = False
-    for i, p in enumerate(pieces):
-        text = p.text
+    for p in pieces:
+        text, before, after = p.text, at.get(p.distance - 1), at.get(p.distance + 1)
         iso = parse_date(text, lang=lang, reference=reference)
-        if (iso is None and len(text) < 20 and _date_part(text) and i + 1 < len(pieces)
-                and pieces[i + 1].distance == p.distance + 1):
-            text = f"{text} {pieces[i + 1].text}"  # a date cut in two: "Dec" "4, 2025"
+        if iso is None and after is not None and len(text) < 20 and _date_part(text):
+            text = f"{text} {after.text}"  # a date cut in two: "Dec" "4, 2025"
             iso = parse_date(text, lang=lang, reference=reference)
         if iso and not _prose(text, iso):
-            label = text + " " + _classes(p.owner) + (" " + pieces[i - 1].text if i and len(pieces[i - 1].text) < 30
-                                                       else "")
+            label = f"{text} {_classes(p.owner)}"
+            if before is not None and len(before.text) < 30 and not _LABEL_AFTER.match(before.text):
+                label += " " + before.text  # "Updated:" "March 2, 2024"
+            if after is not None and _LABEL_AFTER.match(after.text):
+                label += " " + after.text   # "2025-01-08" "に更新" (Japanese and Korean label after the date)
             if found_date is None and (updated is None or not _UPDATED.search(label)):
                 date_text, above = text, p.distance < 0
             if _UPDATED.search(label):
                 updated = updated or iso
             else:
                 found_date = found_date or iso
-        if author is None and p.distance >= -2 and len(text) < 120:
-            author = _byline(p, pieces[i + 1] if i + 1 < len(pieces) else None)
+        if author is None and p.distance >= -2 and len(p.text) < 120:
+            author = _byline(p, after)
         if found_date and author:
             break
     return Visible(found_date, updated, author, date_text, above)

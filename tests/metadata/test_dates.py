@@ -32,6 +32,7 @@ from stemmer.metadata import parse_date
     ("2024년 3월 5일", "2024-03-05"),              # ko
     ("۱۴ فروردین ۱۴۰۲", "2023-04-03"),             # fa, Solar Hijri (1 Farvardin 1402 = 2023-03-21)
     ("۵ مارس ۲۰۲۴", "2024-03-05"),                 # fa, Gregorian month
+    ("مهٔ 4, 2017", "2017-05-04"),                 # fa, with a hamza mark
 ])
 def test_written_dates(text, expected):
     assert parse_date(text) == expected

@@ -39,3 +39,9 @@ def test_comment_and_avatar_classes_are_not_bylines():
     shown = visible_metadata(page('<h1>Post</h1><div class="comment-author">Spammer</div>'
                                   '<img class="author-avatar"><p>Some text of the post, long enough.</p>'))
     assert shown.author is None
+
+
+def test_a_japanese_label_after_its_date():
+    shown = visible_metadata(page('<h1>レビュー</h1><div class="article-meta"><span>2025-01-08</span><span>に更新</span>'
+                                  '<span>2024-05-06</span><span>に投稿</span></div>'), lang="ja")
+    assert (shown.date, shown.updated) == ("2024-05-06", "2025-01-08")
