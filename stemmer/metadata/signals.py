@@ -9,9 +9,10 @@ is read by XPath on the parsed page: no second walk of the tree.
 """
 from __future__ import annotations
 
+import html
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from stemmer.metadata.authors import clean_author
 from stemmer.metadata.dates import parse_date
@@ -76,7 +77,7 @@ class PageSignals:
     modified: tuple[Signal, ...] = ()
     authors: tuple[Signal, ...] = ()
     titles: tuple[Signal, ...] = ()
-    site_names: tuple[Signal, ...] = field(default=())
+    site_names: tuple[Signal, ...] = ()
 
     @property
     def date(self) -> Signal | None:
@@ -135,6 +136,7 @@ def _unique(signals: list[Signal]) -> tuple[Signal, ...]:
 # --- JSON-LD ---------------------------------------------------------------------------------
 
 def _read_json_ld(scripts, dates, modified, authors, titles, sites, lang) -> None:
+    """Dates, authors, headline and site names of the JSON-LD items, the page's own item first."""
     items: list[dict] = []
     for script in scripts:
         if "ld+json" not in (script.get("type") or "").lower():
@@ -148,26 +150,24 @@ def _read_json_ld(scripts, dates, modified, authors, titles, sites, lang) -> Non
     own = [it for it in items if _types(it) & CREATIVE_TYPES]
     # The page's own item first: an article before the WebPage that holds it, before the rest.
     own.sort(key=lambda it: not (_types(it) - {"webpage", "collectionpage", "itempage", "aboutpage"}))
-    for it in own + [it for it in items if it not in own]:
+    own_ids = {id(it) for it in own}
+    for it in own + [it for it in items if id(it) not in own_ids]:
         for key, out in (("datePublished", dates), ("dateCreated", dates), ("uploadDate", dates),
                          ("dateModified", modified)):
             value = it.get(key)
             if isinstance(value, str) and (iso := parse_date(value, lang=lang)):
                 out.append(Signal(iso, "json-ld", key, value))
-        if it in own:
+        if id(it) in own_ids:
             for key in ("author", "creator"):
                 for name, raw, org in _names(it.get(key), by_id):
                     authors.append(Signal(name, "json-ld", f"{key} (Organization)" if org else key, raw))
-            for key in ("headline", "name"):
-                value = it.get(key)
-                if isinstance(value, str) and value.strip() and key == "headline":
-                    titles.append(Signal(" ".join(value.split()), "json-ld", key, value))
+            if isinstance(headline := it.get("headline"), str) and headline.strip():
+                titles.append(Signal(" ".join(html.unescape(headline).split()), "json-ld", "headline", headline))
         if _types(it) & {"website", "organization", "newsmediaorganization"} and isinstance(it.get("name"), str):
             sites.append(Signal(" ".join(it["name"].split()), "json-ld", "name", it["name"]))
         publisher = it.get("publisher")
         if isinstance(publisher, dict) and isinstance(publisher.get("name"), str):
             sites.append(Signal(" ".join(publisher["name"].split()), "json-ld", "publisher", publisher["name"]))
-    # A dated WebPage lists its date under the article's: the article's own item came first.
 
 
 def _load_json(text: str):
@@ -229,7 +229,7 @@ def _names(value, by_id: dict, depth: int = 0):
             yield name, value, org
 
 
-# --- meta tags, <time>, URL, bylines ------------------------------------------------------------
+# --- meta tags, microdata, <time>, URL, author links ------------------------------------------------------------
 
 def _read_meta(metas, dates, modified, authors, titles, sites, lang) -> None:
     found: dict[str, list[str]] = {}
