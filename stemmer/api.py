@@ -1,9 +1,11 @@
-"""The verbs of stemmer as Python functions: analyze, extract, train, html2txt."""
+"""The verbs of stemmer as Python functions: analyze, extract, extract_html, train, html2txt."""
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
+from pathlib import Path
 
 from stemmer.blocks import PageBlocks, parse_html, segment
 from stemmer.classify.site_model import TRAIN_PAGES_PER_SITE, train_on_patterns
@@ -11,9 +13,10 @@ from stemmer.errors import StemmerError
 from stemmer.extract import Extraction, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
 from stemmer.layout.model import AnalyzeParams, Patterns, PatternSet
+from stemmer.layout.store import load_patterns
 from stemmer.layout.titles import own_titles
-from stemmer.metadata import page_signals
-from stemmer.pages import SKIPPED_PAGE, Page
+from stemmer.metadata import add_metadata, page_signals
+from stemmer.pages import SKIPPED_PAGE, Page, site_of
 from stemmer.site import SiteCollector
 from stemmer.update.history import check_date, today
 
@@ -114,7 +117,7 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
         result = safe_extract(fb, page.id, page.url, page.site, root, **learned) if fb else None
         blocks = segment(root) if with_blocks else None
         return (_checked(result or unmatched(page.id, page.url, page.site),
-                         lambda: (blocks or segment(root)).weight), blocks)
+                         lambda: (blocks or segment(root)).weight, root), blocks)
     root = parse_html(page.html, name=page.id)
     blocks = segment(root)
     match = matcher.match(blocks)
@@ -130,16 +133,51 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
         result = safe_extract(fb, page.id, page.url, page.site, root, match.similarity, **learned)
         if result is not None and match.layout is not None:
             result = replace(result, pattern=match.layout.id)  # the layout the classifier stood in for
-    return (_checked(result or unmatched(page.id, page.url, page.site, match.similarity), lambda: blocks.weight),
+    return (_checked(result or unmatched(page.id, page.url, page.site, match.similarity), lambda: blocks.weight, root),
             blocks if with_blocks else None)
 
 
-def _checked(result: Extraction, page_letters: Callable[[], int]) -> Extraction:
-    """The result, after a warning where a page with text came out without main text (method ``none`` says so itself)."""
+def _checked(result: Extraction, page_letters: Callable[[], int], root) -> Extraction:
+    """The result with its date and author (`add_metadata`), after a warning where a page with text
+    came out without main text (method ``none`` says so itself)."""
     if not result.text and result.method != "none" and (n := page_letters()) >= EMPTY_WARNING_LETTERS:
         how = f"layout {result.pattern}, {result.method}" if result.pattern else result.method
         log.warning("%s: no main text found in %d letters of text (%s)", result.id, n, how)
-    return result
+    return add_metadata(result, root)
+
+
+def extract_html(html: str | bytes, url: str | None = None, patterns: Patterns | str | Path | None = None) -> Extraction:
+    """Title, main text, date and author of one page: `extract` for a single HTML document.
+
+    Args:
+        html: the page's HTML (text, or bytes in UTF-8).
+        url: its URL, where known: names its site (for `patterns`) and may carry its date.
+        patterns: learned patterns (`load_patterns`) or a pattern file or directory
+            (read on each call: load it once for many pages); the page's site is its
+            URL's host, or the only site of a one-site `PatternSet` for a page without URL.
+
+    Returns:
+        One `Extraction`; method ``pattern`` where a layout matched, else ``classifier``
+        (the generic model, loaded on the first call and kept; each page is extracted
+        the same whatever came before it).
+
+    Raises:
+        PatternFileError: `patterns` names a file that cannot be read.
+        ModelError: the generic model cannot load.
+    """
+    if isinstance(patterns, (str, Path)):
+        patterns = load_patterns(patterns)
+    site = site_of(url)
+    if url is None and isinstance(patterns, PatternSet) and len(patterns.sites) == 1:
+        site = next(iter(patterns.sites))
+    page = Page(url or "page", url, site, html.decode("utf-8", "replace") if isinstance(html, bytes) else html)
+    return next(extract([page], patterns, fallback=_generic_fallback()))
+
+
+@functools.cache
+def _generic_fallback() -> Fallback:
+    """The generic model's fallback, built once per process (it loads the model on its first page)."""
+    return Fallback(GENERIC)
 
 
 def train(pages: Iterable[Page], patterns, *, pages_per_site: int = TRAIN_PAGES_PER_SITE):

@@ -116,7 +116,7 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
     them, called only where the page's `<title>` does not confirm that text.
     `signals`: a function that reads what the page states of itself
     (`stemmer.metadata.page_signals`), which checks the date and author slots
-    and stands in for them (`slot_metadata`); without it, the slots alone.
+    (`slot_metadata`); without it, the slots alone.
     """
     layout = match.layout
     assert layout is not None
@@ -180,21 +180,24 @@ def slot_metadata(dated: list[tuple[str, bool | None]], bylines: list[str],
         signals: reads what the page states of itself, or None.
 
     A slot's value stands where the page states nothing, or the same; where a
-    `STATED_SOURCES` statement differs, or no slot gives a value, the page's
-    statement does.  Returns (date, date_from, author, author_from).
+    `STATED_SOURCES` statement differs, the page's statement does.  Where no
+    slot gives one, the value stays None: extract's finishing step
+    (`stemmer.metadata.add_metadata`) fills it from the page.  Returns
+    (date, date_from, author, author_from).
     """
     date = next((d for text, day_first in dated if (d := slot_date(text, day_first))), None)
     author = next((a for text in bylines if (a := byline_author(text))), None)
-    stated = signals() if signals is not None else None
     date_from = "slot" if date else None
     author_from = "slot" if author else None
+    stated = signals() if signals is not None and (date or author) else None
     if stated is not None:
-        if (said := stated.date) and (date is None or said.source in STATED_SOURCES and said.value[:10] != date[:10]):
-            date, date_from = said.value, said.source
-        elif said and date and said.value[:10] == date[:10] and len(said.value) > len(date):
-            date = said.value  # the same day, with the time the page states
-        if (said := stated.author) and (author is None or said.source in STATED_SOURCES
-                                        and said.value.casefold() != author.casefold()):
+        if date and (said := stated.date) and said.source in STATED_SOURCES:
+            if said.value[:10] != date[:10]:
+                date, date_from = said.value, said.source
+            elif len(said.value) > len(date):
+                date = said.value  # the same day, with the time the page states
+        if author and (said := stated.author) and said.source in STATED_SOURCES \
+                and said.value.casefold() != author.casefold():
             author, author_from = said.value, said.source
     return date, date_from, author, author_from
 

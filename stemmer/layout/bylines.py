@@ -14,7 +14,6 @@ import re
 
 from stemmer.layout.model import SitePage
 from stemmer.metadata import clean_author, parse_date
-from stemmer.metadata.dates import _first_date  # where each date of a text ends
 
 # A slot's text longer than this is body text that may mention a date, not a dateline.
 MAX_BYLINE = 200
@@ -22,6 +21,8 @@ MAX_BYLINE = 200
 # at least this share, and on at least MIN_AGREEING of them.
 AGREES = 0.5
 MIN_AGREEING = 2
+# Where a number starts: where a second date of a text may.
+_NUMBER = re.compile(r"(?<!\d)\d")
 # Where a byline names its author after other words ("Posted 31-12-2022 by Jane Doe").
 _BY = re.compile(r"(?:^|\s)(?:by|par|von|por|di|door|oleh|av|af|от)\s", re.I)
 
@@ -46,13 +47,13 @@ def slot_date(text: str, day_first: bool | None = None) -> str | None:
     if len(text) > MAX_BYLINE:
         return None
     order = True if day_first is None else day_first
-    best, best_at, at = None, 0, 0
-    while (found := _first_date(text[at:], order)) is not None:
-        day, end = found
-        if best is None or day < best:
-            best, best_at = day, at
-        at += max(end, 1)
-    return parse_date(text[best_at:], day_first=order) if best is not None else None
+    if (first := parse_date(text, day_first=order)) is None:
+        return None
+    found = [first]  # the dates that start at each later number
+    for m in _NUMBER.finditer(text, 1):
+        if (later := parse_date(text[m.start():], day_first=order)) is not None:
+            found.append(later)
+    return min(found, key=lambda d: d[:10])
 
 
 def metadata_roles(pages: list[SitePage], groups, keys: list[str], roles: list[str]

@@ -6,10 +6,11 @@ import re
 
 from stemmer.metadata.dates import parse_date
 
-# Words that open a byline, in the languages of our sets ("By", "Posted by", "Par", "Von", "作者：").
-_LEAD = re.compile(
+# Words that open a byline, in the languages of our sets ("By", "Posted by", "Par", "Von", "作者："),
+# with what separates them from the name.
+BYLINE_LEAD = re.compile(
     r"^\s*(?:(?:written|posted|published|reviewed|edited|updated|reported|photos?|words|story|text|article)"
-    r"\s+by|by|from|par|écrit par|publié par|por|publicado por|escrito por|di|scritto da|von|geschrieben von|"
+    r"\s+by|by|par|écrit par|publié par|por|publicado por|escrito por|di|scritto da|von|geschrieben von|"
     r"door|autor(?:a|in)?|auteur|author|authors|writer|redacción|redazione|yazar|автор|penulis|oleh|"
     r"作者|著者|投稿者|글쓴이|작성자|نویسنده)(?:\s*[:：\-–—]\s*|\s+|$|(?<=[^\x00-\x7f]))", re.I)
 # Where a byline goes on with something that is not a name: a date, a separator, a role.
@@ -37,7 +38,7 @@ def clean_author(text: str | None) -> str | None:
     text = " ".join(html.unescape(text).split())
     text = _EMAIL.sub(" ", text)
     for _ in range(2):
-        text = _LEAD.sub("", text)
+        text = BYLINE_LEAD.sub("", text)
     if cut := _CUT.search(text):
         text = text[:cut.start()]
     names = []

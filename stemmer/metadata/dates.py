@@ -40,8 +40,8 @@ _MONTHS = {
            "ноябрь ноября ноя", "декабрь декабря дек"],
     "id": ["januari", "februari", "maret", "april", "mei", "juni", "juli", "agustus",
            "september", "oktober", "november", "desember"],
-    "fa": ["ژانویه", "فوریه", "مارس", "آوریل", "مه", "ژوئن", "ژوئیه", "اوت", "سپتامبر", "اکتبر",
-           "نوامبر", "دسامبر"],
+    "fa": ["ژانویه", "فوریه", "مارس", "آوریل", "مه مهٔ می", "ژوئن", "ژوئیه ژوئیهٔ جولای", "اوت آگوست", "سپتامبر",
+           "اکتبر", "نوامبر", "دسامبر"],
 }
 # The Solar Hijri months (Persian sites date by them): converted to the Gregorian calendar.
 _JALALI_MONTHS = ["فروردین", "اردیبهشت", "خرداد", "تیر", "مرداد", "شهریور", "مهر", "آبان", "آذر", "دی",
@@ -53,26 +53,29 @@ for _names in _MONTHS.values():
             MONTHS.setdefault(_form, _n)
 _JALALI = {name: n for n, name in enumerate(_JALALI_MONTHS, 1)}
 
-# Languages that write numeric dates month first (en: the US habit; an English page
-# with 13/04/2024 still reads day first, by its unambiguous part).
+# Languages that write numeric dates with slashes month first (en: the US habit; an
+# English page with 13/04/2024 still reads day first, by its unambiguous part).
 MONTH_FIRST = frozenset({"en"})
 EARLIEST_YEAR = 1990  # a page's date before the web is a date in its text, not its own
 LATEST_YEAR = 2100
 
 _DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩０１２３４５６７８９", "0123456789" * 3)
-_WORD = r"[^\W\d_]+\.?"
+_WORD = r"[^\W\d_](?:[^\W\d_]|[\u064b-\u065f\u0670])*\.?"  # a word, with Arabic-script marks (مهٔ)
 _TIME = re.compile(r"\s*(?:(?:at|à|a las|alle|um|às|om|o|saat|в|-)\s+|[T,]\s*)?"
                    r"(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(am|pm|a\.m\.|p\.m\.)?"
                    r"\s*(z\b|utc\b|gmt\b|[+-]\d{2}:?\d{2}\b)?", re.I)
+_ANY_DIGIT = re.compile(r"\d")
+_ISO_START = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:Z|[+-]\d{2}:?\d{2})?)?\s*",
+                        re.I)
 _ISO = re.compile(r"(?<!\d)(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?!\d)")
 _COMPACT = re.compile(r"(?<!\d)(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?)?(?!\d)")
-_NUMERIC = re.compile(r"(?<!\d)(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2})(?![\d/.-]\d)")
+_NUMERIC = re.compile(r"(?<!\d)(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d/.-]\d)")
 _CJK = re.compile(r"(\d{4})\s*[年년.]\s*(\d{1,2})\s*[月월.]\s*(\d{1,2})\s*[日일]?")
 # "March 5, 2024", "Mon Nov 23, 2015", "March, 24 2016"
 _NAME_DAY_YEAR = re.compile(rf"(?<!\w)({_WORD}),?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)", re.I)
 # "5 March 2024", "5. März 2024", "5 de marzo de 2024", "28 Julho 2014", "5-Mar-2024"
-_DAY_NAME_YEAR = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th|er|º|°)?\.?(?:\s+de|\s*[-/])?\s*({_WORD})"
-                            rf"(?:\s+de|\s+del|,)?\s*[-/]?\s*(\d{{4}})(?!\d)", re.I)
+_DAY_NAME_YEAR = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th|er|º|°)?\.?(?:\s+de(?=\s)|\s*[-/])?\s*({_WORD})"
+                            rf"(?:\s+del?(?=\s)|,)?\s*[-/]?\s*(\d{{4}})(?!\d)", re.I)
 # "2024 March 5", "2024. március 5."
 _YEAR_NAME_DAY = re.compile(rf"(?<!\d)(\d{{4}})[.,]?\s+({_WORD})\s+(\d{{1,2}})(?!\d)", re.I)
 
@@ -116,8 +119,9 @@ def parse_date(text: str | None, *, lang: str | None = None, day_first: bool | N
         text: a date as a page shows or states it: ISO, numeric, with a month
             name in one of our languages, CJK, or relative ("3 days ago").
         lang: the page's language (ISO 639-1): decides day-first or
-            month-first where both parts could be the month (``en``: month first).
-        day_first: overrides `lang` for such dates.
+            month-first where both parts could be the month (``en`` with slashes:
+            month first; dots and dashes, and other languages: day first).
+        day_first: overrides `lang` and the separator for such dates.
         reference: the date relative dates count back from (the crawl's); without
             it they give None.
 
@@ -126,12 +130,16 @@ def parse_date(text: str | None, *, lang: str | None = None, day_first: bool | N
     """
     if not text:
         return None
-    text = text.translate(_DIGITS)
     if len(text) > 500:
         text = text[:500]
-    if day_first is None:
-        day_first = (lang or "")[:2].lower() not in MONTH_FIRST
-    found = _first_date(text, day_first)
+    if not text.isascii():
+        text = text.translate(_DIGITS)
+    if (m := _ISO_START.match(text)) and m.end() == len(text):  # the usual machine-readable form, quickly
+        return _iso_start(m)
+    if not _ANY_DIGIT.search(text):  # every written date has a number; only "yesterday" and its kin have none
+        return _relative(text, reference) if reference is not None else None
+    month_first = (lang or "")[:2].lower() in MONTH_FIRST if day_first is None else not day_first
+    found = _first_date(text, month_first, day_first is not None)
     if found is None:
         return _relative(text, reference) if reference is not None else None
     day, end = found
@@ -139,8 +147,24 @@ def parse_date(text: str | None, *, lang: str | None = None, day_first: bool | N
     return day.isoformat() + (_clock(clock) if clock else "")
 
 
-def _first_date(text: str, day_first: bool) -> tuple[date, int] | None:
-    """The earliest complete date in `text` and where it ends."""
+def _iso_start(m: re.Match) -> str | None:
+    try:
+        day = date(int(m[1]), int(m[2]), int(m[3]))
+    except ValueError:
+        return None
+    if not EARLIEST_YEAR <= day.year <= LATEST_YEAR:
+        return None
+    clock = _TIME.match(m[0], 10) if len(m[0]) > 10 else None
+    return day.isoformat() + (_clock(clock) if clock else "")
+
+
+def _first_date(text: str, month_first: bool, forced: bool) -> tuple[date, int] | None:
+    """The earliest complete date in `text` and where it ends.
+
+    A numeric date whose parts could both be the month is read month first where
+    `month_first`, for a date with slashes (5/9/2020: the US habit), or with any
+    separator where `forced`; else day first (05.09.2020, 05-09-2020).
+    """
     best: tuple[int, date, int] | None = None
 
     def take(start: int, end: int, y: int, m: int, d: int) -> None:
@@ -159,9 +183,9 @@ def _first_date(text: str, day_first: bool) -> tuple[date, int] | None:
     if (m := _COMPACT.search(text)) and (m[4] or m.end() - m.start() == len(text.strip())):
         take(m.start(), m.end(), int(m[1]), int(m[2]), int(m[3]))  # 20240305 alone, or with a time
     if m := _NUMERIC.search(text):
-        a, b, y = int(m[1]), int(m[2]), int(m[3])
+        a, b, y = int(m[1]), int(m[3]), int(m[4])
         y += 2000 if y < 100 else 0
-        if a > 12 or (b <= 12 and day_first):
+        if a > 12 or (b <= 12 and not (month_first and (forced or m[2] == "/"))):
             take(m.start(), m.end(), y, b, a)
         else:
             take(m.start(), m.end(), y, a, b)

@@ -9,9 +9,10 @@ is read by XPath on the parsed page: no second walk of the tree.
 """
 from __future__ import annotations
 
+import html
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from stemmer.metadata.authors import clean_author
 from stemmer.metadata.dates import parse_date
@@ -21,14 +22,14 @@ from stemmer.metadata.dates import parse_date
 PUBLISHED_META = (
     "article:published_time", "og:article:published_time", "og:published_time", "published_time",
     "datepublished", "parsely-pub-date", "sailthru.date", "article.published", "publish-date", "publish_date",
-    "publishdate", "pubdate", "date", "dc.date.issued", "dc.date", "dcterms.date", "dcterms.issued",
+    "publishdate", "pubdate", "published", "date", "dc.date.issued", "dc.date", "dcterms.date", "dcterms.issued",
     "dc.date.created", "dcterms.created", "citation_publication_date", "citation_date", "originalpublicationdate",
     "article_date_original", "datecreated", "og:updated_time",  # last: a page that gives only this was not edited since
 )
 MODIFIED_META = ("article:modified_time", "og:modified_time", "datemodified", "dc.date.modified",
                  "dcterms.modified", "last-modified", "og:updated_time")
 AUTHOR_META = ("author", "article:author", "og:article:author", "dc.creator", "dcterms.creator", "sailthru.author",
-               "parsely-author", "byl", "citation_author", "book:author", "twitter:creator")
+               "parsely-author", "byl", "citation_author", "book:author")  # not twitter:creator: a handle
 TITLE_META = ("og:title", "twitter:title", "headline", "dc.title", "parsely-title", "sailthru.title")
 SITE_META = ("og:site_name", "application-name", "apple-mobile-web-app-title", "twitter:site")
 # JSON-LD types that describe the page's own content (their fields win over a WebSite's or an Organization's).
@@ -38,10 +39,7 @@ CREATIVE_TYPES = frozenset({
     "review", "recipe", "howto", "faqpage", "qapage", "question", "webpage", "itempage", "aboutpage",
     "medicalwebpage", "collectionpage", "creativework", "report", "blog", "videoobject", "podcastepisode",
     "product", "course", "event", "backgroundnewsarticle"})
-# Elements whose class or id names a byline or a date, as themes write them.
-BYLINE_CLASS = re.compile(r"(?:^|[-_\s])(?:byline|author|authors|author-name|writer|posted-by|by-author|"
-                          r"article-author|entry-author|post-author|meta-author|contributor)(?:$|[-_\s])", re.I)
-_URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:/|[-_]|$)")
+_URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/+_.-]|$)")
 _NOT_AUTHOR_URL = re.compile(r"^(?:https?:)?//|^www\.", re.I)
 
 
@@ -52,7 +50,7 @@ class Signal:
     Attributes:
         value: the ISO date, the cleaned author or the title.
         source: the kind of statement: ``json-ld``, ``meta``, ``itemprop``, ``time``, ``url``,
-            ``rel-author``, ``byline-class``.
+            ``rel-author``.
         key: the field that held it (``datePublished``, ``article:published_time``, ...).
         raw: the text as the page wrote it.
     """
@@ -79,7 +77,7 @@ class PageSignals:
     modified: tuple[Signal, ...] = ()
     authors: tuple[Signal, ...] = ()
     titles: tuple[Signal, ...] = ()
-    site_names: tuple[Signal, ...] = field(default=())
+    site_names: tuple[Signal, ...] = ()
 
     @property
     def date(self) -> Signal | None:
@@ -98,7 +96,7 @@ def page_signals(root, url: str | None = None, *, lang: str | None = None) -> Pa
     Order of trust, for dates and authors alike: JSON-LD (of the page's own
     item before others), meta tags, microdata (``itemprop``), `<time datetime>`,
     then for dates the URL's ``/YYYY/MM/DD/`` and for authors ``rel=author``
-    links and elements with a byline class.
+    links.  (The byline shown by the headline is `visible_metadata`'s.)
 
     Args:
         root: the page's lxml root from `stemmer.blocks.parse_html`, or None.
@@ -112,11 +110,15 @@ def page_signals(root, url: str | None = None, *, lang: str | None = None) -> Pa
     authors: list[Signal] = []
     titles: list[Signal] = []
     sites: list[Signal] = []
-    _read_json_ld(root, dates, modified, authors, titles, sites, lang)
-    _read_meta(root, dates, modified, authors, titles, sites, lang)
-    _read_time(root, dates, lang)
+    metas, scripts, times = [], [], []
+    for el in root.iter("meta", "script", "time"):  # one pass, filtered in C
+        (metas if el.tag == "meta" else scripts if el.tag == "script" else times).append(el)
+    _read_json_ld(scripts, dates, modified, authors, titles, sites, lang)
+    _read_meta(metas, dates, modified, authors, titles, sites, lang)
+    _read_microdata(root, dates, authors, lang)
+    _read_time(times, dates, lang)
     dates.extend(_url_dates(url))
-    _read_bylines(root, authors)
+    _read_rel_author(root, authors)
     return PageSignals(_unique(dates), _unique(modified), _unique(authors), _unique(titles), _unique(sites))
 
 
@@ -133,9 +135,12 @@ def _unique(signals: list[Signal]) -> tuple[Signal, ...]:
 
 # --- JSON-LD ---------------------------------------------------------------------------------
 
-def _read_json_ld(root, dates, modified, authors, titles, sites, lang) -> None:
+def _read_json_ld(scripts, dates, modified, authors, titles, sites, lang) -> None:
+    """Dates, authors, headline and site names of the JSON-LD items, the page's own item first."""
     items: list[dict] = []
-    for script in root.xpath("//script[contains(translate(@type, 'LDJSON', 'ldjson'), 'ld+json')]"):
+    for script in scripts:
+        if "ld+json" not in (script.get("type") or "").lower():
+            continue
         data = _load_json(script.text or "")
         if data is not None:
             _collect_items(data, items)
@@ -145,26 +150,24 @@ def _read_json_ld(root, dates, modified, authors, titles, sites, lang) -> None:
     own = [it for it in items if _types(it) & CREATIVE_TYPES]
     # The page's own item first: an article before the WebPage that holds it, before the rest.
     own.sort(key=lambda it: not (_types(it) - {"webpage", "collectionpage", "itempage", "aboutpage"}))
-    for it in own + [it for it in items if it not in own]:
+    own_ids = {id(it) for it in own}
+    for it in own + [it for it in items if id(it) not in own_ids]:
         for key, out in (("datePublished", dates), ("dateCreated", dates), ("uploadDate", dates),
                          ("dateModified", modified)):
             value = it.get(key)
             if isinstance(value, str) and (iso := parse_date(value, lang=lang)):
                 out.append(Signal(iso, "json-ld", key, value))
-        if it in own:
+        if id(it) in own_ids:
             for key in ("author", "creator"):
-                for name, raw in _names(it.get(key), by_id):
-                    authors.append(Signal(name, "json-ld", key, raw))
-            for key in ("headline", "name"):
-                value = it.get(key)
-                if isinstance(value, str) and value.strip() and key == "headline":
-                    titles.append(Signal(" ".join(value.split()), "json-ld", key, value))
+                for name, raw, org in _names(it.get(key), by_id):
+                    authors.append(Signal(name, "json-ld", f"{key} (Organization)" if org else key, raw))
+            if isinstance(headline := it.get("headline"), str) and headline.strip():
+                titles.append(Signal(" ".join(html.unescape(headline).split()), "json-ld", "headline", headline))
         if _types(it) & {"website", "organization", "newsmediaorganization"} and isinstance(it.get("name"), str):
             sites.append(Signal(" ".join(it["name"].split()), "json-ld", "name", it["name"]))
         publisher = it.get("publisher")
         if isinstance(publisher, dict) and isinstance(publisher.get("name"), str):
             sites.append(Signal(" ".join(publisher["name"].split()), "json-ld", "publisher", publisher["name"]))
-    # A dated WebPage lists its date under the article's: the article's own item came first.
 
 
 def _load_json(text: str):
@@ -201,33 +204,38 @@ def _types(item: dict) -> set[str]:
 
 
 def _names(value, by_id: dict, depth: int = 0):
-    """(clean name, raw) of each author in a JSON-LD ``author`` value: a string, an object, a reference or a list."""
+    """(clean name, raw, is an organization) of a JSON-LD ``author``: a string, an object, a reference or a list.
+
+    A list gives one value, its names joined by ", " (an organization only if all are).
+    """
     if depth > 3 or value is None:
         return
     if isinstance(value, list):
-        names = [n for v in value for n, _ in _names(v, by_id, depth + 1)]
-        if names:
-            joined = ", ".join(dict.fromkeys(names))
-            yield joined, joined
+        found = [n for v in value for n in _names(v, by_id, depth + 1)]
+        if found:
+            joined = ", ".join(dict.fromkeys(name for name, _, _ in found))
+            yield joined, joined, all(org for _, _, org in found)
         return
+    org = False
     if isinstance(value, dict):
         if "name" not in value and isinstance(value.get("@id"), str) and value["@id"] in by_id:
             value = by_id[value["@id"]]
+        org = bool(_types(value) & {"organization", "newsmediaorganization", "corporation"})
         value = value.get("name")
         if isinstance(value, list):
             value = ", ".join(v for v in value if isinstance(v, str))
     if isinstance(value, str) and not _NOT_AUTHOR_URL.match(value.strip()):
         if name := clean_author(value):
-            yield name, value
+            yield name, value, org
 
 
-# --- meta tags, <time>, URL, bylines ------------------------------------------------------------
+# --- meta tags, microdata, <time>, URL, author links ------------------------------------------------------------
 
-def _read_meta(root, dates, modified, authors, titles, sites, lang) -> None:
+def _read_meta(metas, dates, modified, authors, titles, sites, lang) -> None:
     found: dict[str, list[str]] = {}
-    for meta in root.xpath("//meta[@content]"):
+    for meta in metas:
         key = (meta.get("property") or meta.get("name") or meta.get("itemprop") or meta.get("http-equiv") or "")
-        content = meta.get("content").strip()
+        content = (meta.get("content") or "").strip()
         if key and content:
             found.setdefault(key.lower(), []).append(content)
     for keys, out, kind in ((PUBLISHED_META, dates, "date"), (MODIFIED_META, modified, "date"),
@@ -239,14 +247,21 @@ def _read_meta(root, dates, modified, authors, titles, sites, lang) -> None:
                 if value:
                     source = "itemprop" if key in ("datepublished", "datecreated", "datemodified") else "meta"
                     out.append(Signal(value, source, key, raw))
-    for el in root.xpath("//*[@itemprop='datePublished' or @itemprop='dateCreated'][@datetime]"):
-        if iso := parse_date(el.get("datetime"), lang=lang):
-            dates.append(Signal(iso, "itemprop", el.get("itemprop"), el.get("datetime")))
-    for el in root.xpath("//*[@itemprop='author' and not(self::meta)]"):
-        names = el.xpath(".//*[@itemprop='name']")
-        raw = _text(names[0] if names else el)
-        if name := clean_author(raw):
-            authors.append(Signal(name, "itemprop", "author", raw.strip()))
+
+
+def _read_microdata(root, dates, authors, lang) -> None:
+    """``itemprop`` dates (``datetime`` or ``content``) and authors on elements other than `<meta>`."""
+    for el in root.xpath("descendant::*[@itemprop]"):
+        prop = el.get("itemprop")
+        if prop in ("datePublished", "dateCreated") and el.tag != "meta":
+            raw = el.get("datetime") or el.get("content")
+            if raw and (iso := parse_date(raw, lang=lang)):
+                dates.append(Signal(iso, "itemprop", prop, raw))
+        elif prop == "author" and el.tag != "meta":
+            names = el.xpath(".//*[@itemprop='name']")
+            raw = (names[0].get("content") if names else None) or _text(names[0] if names else el)
+            if name := clean_author(raw):
+                authors.append(Signal(name, "itemprop", "author", raw.strip()))
 
 
 def _value(raw: str, kind: str, lang) -> str | None:
@@ -259,9 +274,9 @@ def _value(raw: str, kind: str, lang) -> str | None:
     return " ".join(raw.split()) or None
 
 
-def _read_time(root, dates, lang) -> None:
+def _read_time(times, dates, lang) -> None:
     """`<time>` elements: those marked ``pubdate`` first, then the others, in page order."""
-    times = root.xpath("//time[@datetime]")
+    times = [t for t in times if t.get("datetime")]
     for t in sorted(times, key=lambda t: t.get("pubdate") is None and "publish" not in (t.get("class") or "")):
         if iso := parse_date(t.get("datetime"), lang=lang):
             dates.append(Signal(iso, "time", "datetime", t.get("datetime")))
@@ -273,17 +288,11 @@ def _url_dates(url: str | None) -> list[Signal]:
     return []
 
 
-def _read_bylines(root, authors) -> None:
-    """``rel=author`` links, then elements whose class names a byline, in page order."""
-    for a in root.xpath("//a[contains(concat(' ', normalize-space(@rel), ' '), ' author ')]"):
-        if name := clean_author(_text(a)):
-            authors.append(Signal(name, "rel-author", "rel", _text(a).strip()))
-    for el in root.xpath("//body//*[contains(@class, 'author') or contains(@class, 'byline')]"
-                         "[not(self::script or self::style or self::img or self::meta or self::link)]"):
-        if BYLINE_CLASS.search(el.get("class") or ""):
-            raw = _text(el)
-            if len(raw) < 200 and (name := clean_author(raw)):
-                authors.append(Signal(name, "byline-class", el.get("class"), " ".join(raw.split())))
+def _read_rel_author(root, authors) -> None:
+    """Links marked ``rel=author``, in page order."""
+    for a in root.xpath("descendant::a[@rel]"):
+        if "author" in a.get("rel").lower().split() and (name := clean_author(_text(a))):
+            authors.append(Signal(name, "rel-author", "rel", _text(a)))
 
 
 def _text(el) -> str:

@@ -14,7 +14,10 @@ from stemmer.metadata import parse_date
     ("March 5, 2024", "2024-03-05"),
     ("Mon Nov 23, 2015", "2015-11-23"),
     ("Posted on Sept. 5th, 2024 at 10:30 pm", "2024-09-05T22:30"),
+    ("20 Dec 2025", "2025-12-20"),                 # "De" is not Spanish "de" here
+    ("Sat, 20 Dec, 2025 - 06:36", "2025-12-20T06:36"),
     ("5 mars 2024", "2024-03-05"),                 # fr
+    ("1er décembre 2020", "2020-12-01"),
     ("5 de marzo de 2024", "2024-03-05"),          # es
     ("12 Marzo 2021", "2021-03-12"),               # it
     ("5. März 2024", "2024-03-05"),                # de
@@ -29,6 +32,7 @@ from stemmer.metadata import parse_date
     ("2024년 3월 5일", "2024-03-05"),              # ko
     ("۱۴ فروردین ۱۴۰۲", "2023-04-03"),             # fa, Solar Hijri (1 Farvardin 1402 = 2023-03-21)
     ("۵ مارس ۲۰۲۴", "2024-03-05"),                 # fa, Gregorian month
+    ("مهٔ 4, 2017", "2017-05-04"),                 # fa, with a hamza mark
 ])
 def test_written_dates(text, expected):
     assert parse_date(text) == expected
@@ -40,6 +44,8 @@ def test_numeric_dates_read_by_their_unambiguous_part_then_the_language():
     assert parse_date("04/05/2024", lang="en") == "2024-04-05"
     assert parse_date("04/05/2024", lang="fr") == "2024-05-04"
     assert parse_date("04.05.2024", lang="de") == "2024-05-04"
+    assert parse_date("05-09-2020", lang="en") == "2020-09-05"  # dashes and dots: day first, in English too
+    assert parse_date("05.09.2020", lang="en", day_first=False) == "2020-05-09"
     assert parse_date("04/05/2024", lang="fr", day_first=False) == "2024-04-05"
 
 
