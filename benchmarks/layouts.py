@@ -19,6 +19,7 @@ text ("headline + text").  With --scaling, also time analyze on
     python benchmarks/layouts.py --sets web_sites         # a subset
     python benchmarks/layouts.py --json new.json --baseline base.json   # per-site deltas
     python benchmarks/layouts.py --quick                  # stemmer only
+    python benchmarks/layouts.py --no-urls                # pages without URLs: titles without link texts
 """
 from __future__ import annotations
 
@@ -50,8 +51,9 @@ def load(dataset: str) -> dict[str, dict]:
         return {d["id"]: d for d in map(json.loads, f)}
 
 
-def to_page(d: dict, *, gold: bool = False) -> Page:
-    return Page(d["id"], d.get("url"), d["site"], d["html"])
+def to_page(d: dict, *, urls: bool = True) -> Page:
+    """A page of the set; without its URL (`urls` False) analyze has no link texts to it to find titles by."""
+    return Page(d["id"], d.get("url") if urls else None, d["site"], d["html"])
 
 
 def run_split(dataset: str, work: Path) -> dict:
@@ -137,13 +139,14 @@ def with_headline(pred: Path) -> Path:
     return out
 
 
-def run_dataset(dataset: str, work: Path, params: AnalyzeParams, baseline: bool) -> tuple[dict, list[dict]]:
+def run_dataset(dataset: str, work: Path, params: AnalyzeParams, baseline: bool,
+                urls: bool = True) -> tuple[dict, list[dict]]:
     """The set's row and one row per site."""
     data = load(dataset)
     split = run_split(dataset, work)
     split_path = work / f"{dataset}.split.json"
-    train = [to_page(data[i]) for i in split["train"]]
-    test = [to_page(data[i]) for i in split["test"]]
+    train = [to_page(data[i], urls=urls) for i in split["train"]]
+    test = [to_page(data[i], urls=urls) for i in split["test"]]
     t0 = time.perf_counter()
     patterns = analyze(train, params=params)
     analyze_s = time.perf_counter() - t0
@@ -266,6 +269,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sets", "--datasets", nargs="*", default=DATASETS, dest="sets")
     ap.add_argument("--quick", action="store_true", help="skip trafilatura and readability")
+    ap.add_argument("--no-urls", action="store_true",
+                    help="give stemmer the pages without their URLs (no link texts to a page name its title)")
     ap.add_argument("--scaling", action="store_true", help="also time analyze on 100 / 400 / 1,600 pages")
     ap.add_argument("--work", default="/tmp/stemmer-bench")
     ap.add_argument("--json", help="also write the set and site rows as JSON here")
@@ -279,7 +284,7 @@ def main() -> None:
     params = AnalyzeParams(**overrides)
     rows, sites = [], []
     for d in args.sets:
-        row, per_site = run_dataset(d, work, params, not args.quick)
+        row, per_site = run_dataset(d, work, params, not args.quick, urls=not args.no_urls)
         rows.append(row)
         sites += per_site
     cols = [("dataset", "dataset", "s"), ("sites", "sites", "d"), ("train", "train", "d"),

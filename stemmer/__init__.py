@@ -1,12 +1,11 @@
 """stemmer: learn a website's page layouts from a crawl, then extract title and main text."""
 import logging
 
-from stemmer.api import analyze, extract, html2txt, train
+from stemmer.api import analyze, extract, extract_html, html2txt, train
 from stemmer.crawl import CrawlOptions, CrawlReport, crawl
 from stemmer.errors import ClusterError, CrawlError, InputError, ModelError, PatternFileError, SettingError, StemmerError
 from stemmer.extract import Extraction
-from stemmer.layout.learn import AnalyzeParams
-from stemmer.layout.model import Layout, Patterns, PatternSet, Section, SitePatterns
+from stemmer.layout.model import AnalyzeParams, Layout, Patterns, PatternSet, Section, SitePatterns
 from stemmer.layout.store import load_patterns, save_patterns
 from stemmer.pages import Page, read_pages
 from stemmer.report import report
@@ -16,7 +15,7 @@ from stemmer.version import __version__
 __all__ = [
     "AnalyzeParams", "CrawlOptions", "CrawlReport", "Extraction", "Layout", "Page", "Patterns", "PatternSet",
     "Section", "SitePatterns", "UpdateResult", "__version__",
-    "analyze", "crawl", "extract", "html2txt", "load_patterns", "read_pages", "report", "save_patterns", "train", "update",
+    "analyze", "crawl", "extract", "extract_html", "html2txt", "load_patterns", "read_pages", "report", "save_patterns", "train", "update",
     "StemmerError", "InputError", "PatternFileError", "ModelError", "CrawlError", "ClusterError", "SettingError",
 ]
 

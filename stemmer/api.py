@@ -1,8 +1,10 @@
-"""The verbs of stemmer as Python functions: analyze, extract, train, html2txt."""
+"""The verbs of stemmer as Python functions: analyze, extract, extract_html, train, html2txt."""
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
 
 from stemmer.blocks import PageBlocks, parse_html, segment
 from stemmer.classify.features import page_table
@@ -10,9 +12,11 @@ from stemmer.classify.site_model import TRAIN_PAGES_PER_SITE, train_on_patterns
 from stemmer.errors import StemmerError
 from stemmer.extract import Extraction, Match, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
-from stemmer.layout.learn import AnalyzeParams, own_titles
-from stemmer.layout.model import Patterns, PatternSet
-from stemmer.pages import SKIPPED_PAGE, Page
+from stemmer.layout.model import AnalyzeParams, Patterns, PatternSet
+from stemmer.layout.store import load_patterns
+from stemmer.layout.titles import own_titles
+from stemmer.metadata import add_metadata, page_signals
+from stemmer.pages import SKIPPED_PAGE, Page, site_of
 from stemmer.site import SiteCollector
 from stemmer.update.history import check_date, today
 
@@ -122,7 +126,8 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
     if match is not None and match.layout is not None:
         unknown = fb.unknown_rule(table, match.layout, matcher.keymaker, **learned) if fb is not None else None
         result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown,
-                              titles=lambda: own_titles(root))
+                              titles=lambda: own_titles(root),
+                              signals=lambda: page_signals(root, page.url, lang=root.get("lang")))
         if foreign(result, match, blocks):
             result = None  # a page of another layout that resembles this one, or a layout short of text
     similarity = match.similarity if match is not None else 0.0
@@ -130,28 +135,62 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
         stood_in = match.layout.id if match is not None and match.layout is not None else None
         result = safe_extract(fb, page.id, page.url, page.site, root, similarity, table=table, pattern=stood_in,
                               **learned)
-    return (_checked(result or unmatched(page.id, page.url, page.site, similarity), blocks, match),
+    return (_checked(result or unmatched(page.id, page.url, page.site, similarity), blocks, match, root),
             blocks if with_blocks else None)
 
 
-def _checked(result: Extraction, blocks: PageBlocks, match: Match | None) -> Extraction:
-    """The page's finished record: every path ends here, and a page with text that came out empty is said so.
+def _checked(result: Extraction, blocks: PageBlocks, match: Match | None, root) -> Extraction:
+    """The page's finished record: every path ends here.  It gets its date and author
+    (`add_metadata`), and a page with text that came out empty is said so.
 
     A warning for a page of `EMPTY_WARNING_LETTERS` letters or more without main
     text, whatever read it: a layout that matched and found none (with no
     fallback), the site model, the generic model.  Not for a page that no layout
     matched in a run without fallback: its record (method ``none``) is what was asked.
     """
-    if result.text or (n := blocks.weight) < EMPTY_WARNING_LETTERS:
-        return result
-    if result.method != "none":
-        how = f"layout {result.pattern}, {result.method}" if result.pattern else result.method
-    elif match is not None and match.layout is not None:
-        how = f"layout {match.layout.id} matched at {match.similarity:.2f}, no fallback"
-    else:
-        return result
-    log.warning("%s: no main text found in %d letters of text (%s)", result.id, n, how)
-    return result
+    if not result.text and (n := blocks.weight) >= EMPTY_WARNING_LETTERS:
+        how = None
+        if result.method != "none":
+            how = f"layout {result.pattern}, {result.method}" if result.pattern else result.method
+        elif match is not None and match.layout is not None:
+            how = f"layout {match.layout.id} matched at {match.similarity:.2f}, no fallback"
+        if how:
+            log.warning("%s: no main text found in %d letters of text (%s)", result.id, n, how)
+    return add_metadata(result, root)
+
+
+def extract_html(html: str | bytes, url: str | None = None, patterns: Patterns | str | Path | None = None) -> Extraction:
+    """Title, main text, date and author of one page: `extract` for a single HTML document.
+
+    Args:
+        html: the page's HTML (text, or bytes in UTF-8).
+        url: its URL, where known: names its site (for `patterns`) and may carry its date.
+        patterns: learned patterns (`load_patterns`) or a pattern file or directory
+            (read on each call: load it once for many pages); the page's site is its
+            URL's host, or the only site of a one-site `PatternSet` for a page without URL.
+
+    Returns:
+        One `Extraction`; method ``pattern`` where a layout matched, else ``classifier``
+        (the generic model, loaded on the first call and kept; each page is extracted
+        the same whatever came before it).
+
+    Raises:
+        PatternFileError: `patterns` names a file that cannot be read.
+        ModelError: the generic model cannot load.
+    """
+    if isinstance(patterns, (str, Path)):
+        patterns = load_patterns(patterns)
+    site = site_of(url)
+    if url is None and isinstance(patterns, PatternSet) and len(patterns.sites) == 1:
+        site = next(iter(patterns.sites))
+    page = Page(url or "page", url, site, html.decode("utf-8", "replace") if isinstance(html, bytes) else html)
+    return next(extract([page], patterns, fallback=_generic_fallback()))
+
+
+@functools.cache
+def _generic_fallback() -> Fallback:
+    """The generic model's fallback, built once per process (it loads the model on its first page)."""
+    return Fallback(GENERIC)
 
 
 def train(pages: Iterable[Page], patterns, *, pages_per_site: int = TRAIN_PAGES_PER_SITE):

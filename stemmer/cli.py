@@ -16,7 +16,7 @@ from stemmer.crawl import CrawlOptions, crawl
 from stemmer.errors import InputError, StemmerError
 from stemmer.extract.fallback import GENERIC
 from stemmer.files import atomic_text, write_atomic
-from stemmer.layout.learn import AnalyzeParams
+from stemmer.layout.model import AnalyzeParams
 from stemmer.layout.store import load_patterns, open_patterns
 from stemmer.outputs import FORMATS, DriftStats, Writer
 from stemmer.pages import read_pages

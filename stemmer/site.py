@@ -15,8 +15,10 @@ from stemmer.blocks import PageBlocks, parse_html, segment
 from stemmer.classify.features import PageTable, page_table
 from stemmer.cluster import KeyMaker
 from stemmer.classify.site_model import chosen, keep_sample, train_site_model
-from stemmer.layout.learn import AnalyzeParams, SitePage, away_texts, learn_site, own_titles
-from stemmer.layout.model import SitePatterns
+from stemmer.layout.learn import learn_site
+from stemmer.layout.model import AnalyzeParams, SitePage, SitePatterns
+from stemmer.layout.titles import away_texts, own_titles
+from stemmer.metadata import page_signals
 from stemmer.pages import Page
 from stemmer.update.history import stamp
 from stemmer.urls import LinkResolver, normal_url
@@ -59,8 +61,10 @@ class SiteCollector:
 
     def add_parsed(self, page: Page, root, blocks: PageBlocks, *, learn: bool = True) -> SitePage:
         """Keep a page parsed by the caller; with `learn` False only its links and sample count (update: it matched)."""
+        stated = page_signals(root, page.url, lang=root.get("lang"))
         sp = SitePage(page.id, blocks, list(page.anchors), own_titles(root),
-                      away_texts(page.url, blocks.links, self._links))
+                      away_texts(page.url, blocks.links, self._links),
+                      stated.date.value if stated.date else "", stated.author.value if stated.author else "")
         if learn:
             self.pages.append(sp)
         if self.site_model and blocks.blocks:

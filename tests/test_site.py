@@ -1,6 +1,6 @@
 from stemmer import analyze
 from stemmer.blocks import parse_html, segment
-from stemmer.layout.learn import AnalyzeParams
+from stemmer.layout.model import AnalyzeParams
 from stemmer.site import SiteCollector, collect_site
 from stemmer.urls import normal_url
 

@@ -6,7 +6,8 @@ exact but has to be found among other headings.  So: every heading (h1-h3) or
 block inside an element whose class says title/headline is a candidate,
 scored by its word overlap (Dice) with ``<title>`` and ``og:title``, h1
 preferred; the best wins if it overlaps enough, else ``og:title``, else the
-longest part of ``<title>`` split at its separators.
+longest part of ``<title>`` split at its separators.  A page with neither
+``<title>`` nor ``og:title`` takes its first h1 that is not a link.
 """
 from __future__ import annotations
 
@@ -60,6 +61,9 @@ def choose_title(table: PageTable, root=None) -> tuple[str | None, int | None]:
     head = table.page.title
     og = meta_title(root)
     refs = [w for w in (_words(head), _words(og or "")) if w]
+    if not refs:  # nothing to agree with: the page's first h1 that is not a link is its headline
+        return next(((b.text, i) for i, b in enumerate(table.blocks)
+                     if b.tag == "h1" and b.anchor_weight * 2 <= b.weight and len(b.text) <= MAX_TITLE), (None, None))
     best, best_score = None, -1.0
     for i, (b, anc) in enumerate(zip(table.blocks, table.ancestors)):
         if len(b.text) > MAX_TITLE:

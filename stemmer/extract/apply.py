@@ -7,7 +7,12 @@ from dataclasses import dataclass
 from stemmer.blocks import PageBlocks, letters, sig
 from stemmer.cluster import KeyMaker
 from stemmer.extract.match import Match
-from stemmer.layout.learn import agreement, main_letters
+from stemmer.layout.bylines import byline_author, slot_date
+from stemmer.layout.learn import main_letters
+from stemmer.layout.model import METADATA_ROLES
+from stemmer.layout.roles import HEADING_LEVEL, element_tag
+from stemmer.layout.titles import agreement, title_less_names
+from stemmer.metadata import PageSignals
 
 
 # A page whose layout finds under this share of the main text its pages have
@@ -99,15 +104,19 @@ class Extraction:
 
 
 def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, match: Match,
-                 keymaker: KeyMaker, *, unknown=None, titles: Titles = ()) -> Extraction:
+                 keymaker: KeyMaker, *, unknown=None, titles: Titles = (),
+                 signals: Callable[[], PageSignals] | None = None) -> Extraction:
     """Label the page's blocks with the roles of the matched layout's slots.
 
     `unknown`, if given, decides the blocks that no slot knows instead of the
     container rule: called with the block's index and the block, it returns
     an `ExtractedBlock` or None (see `stemmer.extract.fallback`).  `titles`:
-    the titles the page states for itself (`stemmer.layout.learn.own_titles`),
+    the titles the page states for itself (`stemmer.layout.titles.own_titles`),
     which check the title slot's text (`page_title`), or a function that finds
     them, called only where the page's `<title>` does not confirm that text.
+    `signals`: a function that reads what the page states of itself
+    (`stemmer.metadata.page_signals`), which checks the date and author slots
+    (`slot_metadata`); without it, the slots alone.
     """
     layout = match.layout
     assert layout is not None
@@ -116,16 +125,26 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
     out: list[ExtractedBlock] = []
     links: list[ExtractedBlock] = []  # the container's blocks of mostly link text
     title = None
+    static: set[int] = set()  # the blocks of static slots: the same on every page of the layout
+    dated: list[tuple[str, bool | None]] = []  # the texts of date slots, with their order of day and month
+    bylines: list[str] = []  # the texts of author slots
     for i, (key, b) in enumerate(zip(match.keys, page.blocks)):
         found = slot.get(key)
         if found is not None:
             n, role = found
             if role == "static":
+                static.add(i)
+                continue
+            if role in METADATA_ROLES:  # read for the page's date and author, not part of its text
+                if role != "author":
+                    dated.append((b.text, layout.sections[n].day_first))
+                if role != "date":
+                    bylines.append(b.text)
                 continue
             if role == "title":
                 if title is not None:
                     continue
-                title = b.text
+                title = i
             out.append(ExtractedBlock(role, n, b.text, _tag(b), index=i))
             if role == "sub" and container and b.anchor_weight * 2 > b.weight and keymaker.within(b.path, container):
                 links.append(ExtractedBlock("main", n, b.text, _tag(b), index=i))  # a list the layout calls sub
@@ -138,8 +157,49 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
     if links and _link_list(out, links, page):
         taken = {o.index for o in links}
         out = sorted([o for o in out if o.index not in taken] + links, key=lambda o: o.index)
+    names = frozenset(map(sig, layout.title_names))
+    date, date_from, author, author_from = slot_metadata(dated, bylines, signals)
     return Extraction(page_id, url, site, True, layout.id, round(match.similarity, 4),
-                      page_title(title, page, titles), tuple(out), "pattern")
+                      page_title(title, page, titles, names=names, static=static), tuple(out), "pattern",
+                      date, author, date_from, author_from)
+
+
+# What a page states of itself in these sources outweighs its date or author slot where
+# the two disagree: the site's software writes them for this very page.  A date in
+# the URL (when the address was made) or a byline class only confirms a slot.
+STATED_SOURCES = frozenset({"json-ld", "meta", "itemprop", "time"})
+
+
+def slot_metadata(dated: list[tuple[str, bool | None]], bylines: list[str],
+                  signals: Callable[[], PageSignals] | None) -> tuple[str | None, str | None, str | None, str | None]:
+    """The page's date and author, and where each came from: its slots, checked against what the page states.
+
+    Args:
+        dated: the texts of the page's date slots, each with its order of day and month.
+        bylines: the texts of its author slots.
+        signals: reads what the page states of itself, or None.
+
+    A slot's value stands where the page states nothing, or the same; where a
+    `STATED_SOURCES` statement differs, the page's statement does.  Where no
+    slot gives one, the value stays None: extract's finishing step
+    (`stemmer.metadata.add_metadata`) fills it from the page.  Returns
+    (date, date_from, author, author_from).
+    """
+    date = next((d for text, day_first in dated if (d := slot_date(text, day_first))), None)
+    author = next((a for text in bylines if (a := byline_author(text))), None)
+    date_from = "slot" if date else None
+    author_from = "slot" if author else None
+    stated = signals() if signals is not None and (date or author) else None
+    if stated is not None:
+        if date and (said := stated.date) and said.source in STATED_SOURCES:
+            if said.value[:10] != date[:10]:
+                date, date_from = said.value, said.source
+            elif len(said.value) > len(date):
+                date = said.value  # the same day, with the time the page states
+        if author and (said := stated.author) and said.source in STATED_SOURCES \
+                and said.value.casefold() != author.casefold():
+            author, author_from = said.value, said.source
+    return date, date_from, author, author_from
 
 
 def _link_list(out: list[ExtractedBlock], links: list[ExtractedBlock], page: PageBlocks) -> bool:
@@ -156,35 +216,76 @@ def _link_list(out: list[ExtractedBlock], links: list[ExtractedBlock], page: Pag
     return weight(links) > weight(out)
 
 
-def page_title(slot_text: str | None, page: PageBlocks, titles: Titles = ()) -> str | None:
+def page_title(slot: int | None, page: PageBlocks, titles: Titles = (), *,
+               names: frozenset[str] = frozenset(), static=frozenset()) -> str | None:
     """The title of a matched page: its title slot's text, checked against what the page calls itself.
 
-    A slot text that agrees with none of the page's own titles (`titles`, its
-    `<title>`) gives way to the heading (h1-h3, not a link) that agrees with them
-    best, if one agrees.  A page without title slot (an index: its slots are
-    teasers) takes its first h1 that is not a link, else its `<title>`.
+    Args:
+        slot: the index of the page's block in the title slot, or None.
+        titles: the page's own titles (og:title, JSON-LD headline), or a function that finds them.
+        names: the letters of the `<title>` parts that name no page (`Layout.title_names`).
+        static: the indexes of the blocks in static slots: the same on every page, never its title.
+
+    The slot's text is the whole heading it lies in where the heading is cut
+    into blocks ("1351<br>Two sums") and the whole agrees better with the
+    page's titles.  A slot text that agrees with none of the page's titles
+    (its own, its `<title>`) gives way to the heading (h1-h3, not a link, not
+    static) that agrees with them best, if one agrees; there the `<title>`
+    counts less its `names`, and one of nothing but names says nothing.  A page
+    without title slot (an index: its slots are teasers) takes its first h1 that
+    is not a link, else its `<title>` less its names.
     """
-    if slot_text is None:
+    own = title_less_names(page.title, names)
+    if slot is None:
         h1 = next((b.text for b in _headings(page) if b.tag == "h1"), None)
-        return h1 or page.title or None
+        return h1 or own or None
+    slot_text = page.blocks[slot].text
     head = sig(page.title)
+
+    def refs() -> tuple[str, ...]:
+        return tuple(s for s in map(sig, titles() if callable(titles) else titles) if s)
+
+    whole = _whole_heading(page, slot)
+    if whole != slot_text:
+        named = (*refs(), sig(own))
+        if agreement(sig(whole), named) > agreement(sig(slot_text), named):
+            slot_text = whole
     if head and agreement(sig(slot_text), (), head) >= TITLE_AGREES:
         return slot_text  # the `<title>` alone confirms it: the page's own titles are not looked up
-    refs = tuple(s for s in map(sig, titles() if callable(titles) else titles) if s)
-    if not (refs or head) or agreement(sig(slot_text), refs, head) >= TITLE_AGREES:
+    mine, head = refs(), sig(own)
+    if not (mine or head) or agreement(sig(slot_text), mine, head) >= TITLE_AGREES:
         return slot_text
     best, best_score = slot_text, TITLE_AGREES
-    for b in _headings(page):
+    for b in _headings(page, static):
         text = sig(b.text)
-        score = agreement(text, refs, head) if text else 0.0
+        score = agreement(text, mine, head) if text else 0.0
         if score > best_score:
             best, best_score = b.text, score
     return best
 
 
-def _headings(page: PageBlocks):
-    """The page's headings that may name it: h1-h3, not a link."""
-    return (b for b in page.blocks if b.tag in _TITLE_TAGS and b.anchor_weight * 2 <= b.weight)
+def _whole_heading(page: PageBlocks, i: int) -> str:
+    """The text of the heading (h1-h6) that block `i` lies in, with the blocks beside it in the same heading.
+
+    A ``<br>`` or a ``<div>`` inside a heading cuts it into blocks.  Not in a heading: the block's text.
+    """
+    path = page.blocks[i].path
+    depth = next((d for d in range(len(path) - 1, -1, -1) if element_tag(path[d]) in HEADING_LEVEL), None)
+    if depth is None:
+        return page.blocks[i].text
+    inside = path[:depth + 1]
+    first = last = i
+    while first > 0 and page.blocks[first - 1].path[:depth + 1] == inside:
+        first -= 1
+    while last + 1 < len(page.blocks) and page.blocks[last + 1].path[:depth + 1] == inside:
+        last += 1
+    return " ".join(b.text for b in page.blocks[first:last + 1] if b.text)
+
+
+def _headings(page: PageBlocks, static=frozenset()):
+    """The page's headings that may name it: h1-h3, not a link, not in a static slot."""
+    return (b for i, b in enumerate(page.blocks)
+            if b.tag in _TITLE_TAGS and b.anchor_weight * 2 <= b.weight and i not in static)
 
 
 def foreign(extraction: Extraction, match: Match, page: PageBlocks) -> bool:

@@ -1,10 +1,67 @@
-"""The learned patterns: records for sections, layouts and a site's pattern set."""
+"""The learned patterns: records for sections, layouts and a site's pattern set, and what learns them."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Protocol
 
-ROLES = ("title", "main", "sub", "static")
+from stemmer.blocks import PageBlocks
+
+
+@dataclass(frozen=True)
+class AnalyzeParams:
+    """The knobs of analyze; the defaults were chosen on the dev sites.
+
+    Attributes:
+        cluster_threshold: pages join a cluster above this similarity (``-t``).
+        title_threshold: least link-text match of a title slot (``-T``).
+        main_threshold: least MainScore of the slot that anchors the main text (``-M``).
+        score_threshold: least pattern score of a kept layout (``-S``).
+        diff_threshold: slots below this DiffScore are static.
+        min_pages: least pages of a kept layout.
+        key_depth: trailing path elements in a layout key.
+        match_threshold: least similarity of a page to its layout in extract.
+    """
+
+    cluster_threshold: float = 0.7
+    title_threshold: float = 0.6
+    main_threshold: float = 20.0
+    score_threshold: float = 0.0
+    diff_threshold: float = 0.5
+    min_pages: int = 2
+    key_depth: int = 4
+    match_threshold: float = 0.5
+
+    def as_dict(self) -> dict[str, float]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass(slots=True)
+class SitePage:
+    """A page being analyzed: its blocks and the texts that may name its title.
+
+    Attributes:
+        anchors: texts of the crawl's links to the page.
+        titles: the titles the page gives itself (`own_titles`).
+        away: the letters (`sig`) of its link texts that point to other pages:
+            a teaser's headline on an index page, never its title.
+        date, author: when it was published and who wrote it, as the page
+            itself states them (`stemmer.metadata.page_signals`), or "".
+    """
+
+    id: str
+    blocks: PageBlocks
+    anchors: list[str] = field(default_factory=list)
+    titles: tuple[str, ...] = ()
+    away: frozenset[str] = frozenset()
+    date: str = ""
+    author: str = ""
+    refs: tuple[str, ...] = ()  # set by learn_site: the letters of every text above that names the page
+
+
+ROLES = ("title", "main", "sub", "static", "date", "author", "byline")
+# The roles that say something of the page besides its text: its publication
+# date, its author, or both in one slot ("Posted 31-12-2022 by Jane Doe").
+METADATA_ROLES = frozenset({"date", "author", "byline"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -13,13 +70,16 @@ class Section:
 
     Attributes:
         key: the layout key of the slot's blocks (see `stemmer.cluster.KeyMaker`).
-        role: title, main, sub or static.
+        role: title, main, sub, static, or date, author, byline (both): the slot
+            that says when the page was published and who wrote it (`METADATA_ROLES`).
         diff: DiffScore, 0 (same text on every page) to 1 (nothing in common).
         main: MainScore, DiffScore times the mean non-link letters per page.
         repeats: the slot's weight in the layout similarity.
         share: the share of the layout's pages that have the slot.
         sample: a short text of the slot, to help a reader of the pattern file.
         pinned: a user fixed the role by hand; analyze and update keep it.
+        day_first: how a date slot writes numeric dates ("05/03/2024"): day
+            first (True), month first (False), or unknown, by the page's language (None).
     """
 
     key: str
@@ -30,6 +90,7 @@ class Section:
     share: float = 1.0
     sample: str = ""
     pinned: bool = False
+    day_first: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +110,9 @@ class Layout:
         seen: pages of this layout over analyze and every update.
         stale: `stemmer update` found no page of it for longer than its
             ``--stale-after`` time; kept, not deleted.
+        title_names: the parts of its pages' `<title>`s that name no page: the
+            site's name and what is the same on all of them; extract drops
+            them from a page's `<title>`.
     """
 
     id: str
@@ -61,6 +125,7 @@ class Layout:
     last_seen: str = ""
     seen: int = 0
     stale: bool = False
+    title_names: tuple[str, ...] = ()
 
 
 # The history of a pattern file keeps the latest this many runs.

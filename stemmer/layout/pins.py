@@ -16,6 +16,8 @@ from stemmer.layout.model import HISTORY_MAX, Layout, SitePatterns
 # least this similar (the layout similarity of their slot sequences, as in
 # matching): a re-analyzed template keeps most of its slots.
 CARRY_MIN_SIMILARITY = 0.5
+# Roles a layout gives one slot each.
+SINGLE_ROLES = frozenset({"title", "date", "author", "byline"})
 
 
 def layout_similarity(a: Layout, b: Layout) -> float:
@@ -29,7 +31,8 @@ def layout_similarity(a: Layout, b: Layout) -> float:
 def apply_pins(target: Layout, source: Layout) -> tuple[Layout, list[str]]:
     """`target` with the pinned roles of `source` on the slots of the same key.
 
-    A pinned title replaces the title `target` learned (that slot becomes ``sub``).
+    A pinned title, date, author or byline slot replaces the one `target`
+    learned (that slot becomes ``sub``): a layout has one of each.
 
     Returns:
         The layout, and the keys of pinned slots that `target` lacks.
@@ -38,12 +41,12 @@ def apply_pins(target: Layout, source: Layout) -> tuple[Layout, list[str]]:
     if not pins:
         return target, []
     keys = {s.key for s in target.sections}
-    title_pinned = any(role == "title" and key in keys for key, role in pins.items())
+    replaced = {role for key, role in pins.items() if key in keys and role in SINGLE_ROLES}
     sections = []
     for s in target.sections:
         if s.key in pins:
             s = replace(s, role=pins[s.key], pinned=True)
-        elif title_pinned and s.role == "title" and not s.pinned:
+        elif s.role in replaced and not s.pinned:
             s = replace(s, role="sub")
         sections.append(s)
     return replace(target, sections=tuple(sections)), [k for k in pins if k not in keys]

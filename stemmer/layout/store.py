@@ -34,7 +34,7 @@ from stemmer.version import __version__
 log = logging.getLogger("stemmer")
 
 FORMAT = "stemmer-patterns"
-VERSION = 1
+VERSION = 2
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 NOISE_SUFFIX = ".noise.json"
 MODEL_SUFFIX = ".model.json"
@@ -76,10 +76,12 @@ def to_json(patterns: SitePatterns) -> dict:
                 "container": "/".join(lay.container),
                 "members": list(lay.members),
                 **_seen_fields(lay),
+                **({"title_names": list(lay.title_names)} if lay.title_names else {}),
                 "blocks": [
                     {"key": s.key, "role": s.role, "diff": s.diff, "main": s.main,
                      "repeats": s.repeats, "share": s.share, "sample": s.sample,
-                     **({"pinned": True} if s.pinned else {})}
+                     **({"pinned": True} if s.pinned else {}),
+                     **({"day_first": s.day_first} if s.day_first is not None else {})}
                     for s in lay.sections
                 ],
             }
@@ -256,14 +258,28 @@ def _layout(obj: dict, i: int) -> Layout:
             _field(blk, "key", str, w), role,
             float(blk.get("diff", 0.0)), float(blk.get("main", 0.0)),
             int(blk.get("repeats", 1)), float(blk.get("share", 1.0)),
-            str(blk.get("sample", "")), bool(blk.get("pinned", False))))
+            str(blk.get("sample", "")), bool(blk.get("pinned", False)), _day_first(blk, w)))
     container = str(obj.get("container", ""))
     return Layout(_field(obj, "id", str, where), int(obj.get("pages", 0)),
                   float(obj.get("score", 0.0)), tuple(sections),
                   tuple(container.split("/")) if container else (),
                   tuple(str(m) for m in obj.get("members", ())),
                   str(obj.get("first_seen", "")), str(obj.get("last_seen", "")),
-                  int(obj.get("seen", 0)), bool(obj.get("stale", False)))
+                  int(obj.get("seen", 0)), bool(obj.get("stale", False)),
+                  _strings(obj.get("title_names", []), f"{where}title_names"))
+
+
+def _strings(value, name: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _Missing(f"field '{name}' must be a list of strings")
+    return tuple(value)
+
+
+def _day_first(blk: dict, where: str) -> bool | None:
+    value = blk.get("day_first")
+    if value is not None and not isinstance(value, bool):
+        raise _Missing(f"field '{where}day_first' must be true, false or absent")
+    return value
 
 
 # Webstemmer's extract.py defaults, used to turn its scores into roles.

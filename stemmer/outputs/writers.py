@@ -13,14 +13,20 @@ def to_record(ex: Extraction) -> dict:
     """The JSON Lines record of one page; its text leaves out the title, whichever method found them."""
     return {"id": ex.id, "url": ex.url, "site": ex.site, "matched": ex.matched, "pattern": ex.pattern,
             "similarity": ex.similarity, "method": ex.method, "title": ex.title,
+            "date": ex.date, "author": ex.author, "date_from": ex.date_from, "author_from": ex.author_from,
             "text": "\n".join(b.text for b in _main_blocks(ex)), "sub": ex.sub}
 
 
 def to_webstemmer(ex: Extraction) -> str:
-    """Webstemmer's extract format: ``!MATCHED``/``!UNMATCHED``, ``PATTERN:``, ``TITLE:``, ``MAIN-n:``, ``SUB-n:``."""
+    """Webstemmer's extract format: ``!MATCHED``/``!UNMATCHED``, ``PATTERN:``, ``TITLE:``, ``MAIN-n:``, ``SUB-n:``.
+
+    A page's date and author, where known, follow as ``DATE:`` and ``AUTHOR:`` lines
+    (after ``PATTERN:``, or after ``!UNMATCHED:``).
+    """
+    known = [f"{key}: {_one_line(value)}" for key, value in (("DATE", ex.date), ("AUTHOR", ex.author)) if value]
     if not ex.matched:
-        return f"!UNMATCHED: {ex.id}\n\n"
-    lines = [f"!MATCHED: {ex.id}", f"PATTERN: {ex.pattern}"]
+        return "\n".join([f"!UNMATCHED: {ex.id}", *known]) + "\n\n"
+    lines = [f"!MATCHED: {ex.id}", f"PATTERN: {ex.pattern}", *known]
     last = 0
     for b in ex.blocks:
         # A block found in the main-text container has no slot (section -1): it is
@@ -49,6 +55,16 @@ _PREFIX = {"h1": "## ", "h2": "## ", "h3": "### ", "h4": "#### ", "h5": "##### "
            "li": "- ", "dt": "- ", "blockquote": "> "}
 
 
+def front_matter(ex: Extraction) -> str:
+    """The page's YAML front matter: its URL (else its id), title, date and author, those it has."""
+    fields = [("url", ex.url) if ex.url else ("id", ex.id), ("title", ex.title), ("date", ex.date),
+              ("author", ex.author)]
+    # Strings as JSON strings (valid YAML, escapes included); the ISO date bare, as YAML reads dates.
+    lines = [f"{key}: {value if key == 'date' else json.dumps(value, ensure_ascii=False)}"
+             for key, value in fields if value]
+    return "---\n" + "\n".join(lines) + "\n---"
+
+
 def to_markdown(ex: Extraction) -> str:
     """Title as a heading, then the main text's blocks, keeping headings, lists, quotes and code."""
     parts = [f"# {_one_line(ex.title)}"] if ex.title else []
@@ -75,7 +91,7 @@ class Writer:
             self.out.write(to_webstemmer(ex))
         elif ex.matched or ex.method == "classifier":
             body = to_text(ex) if self.fmt == "text" else to_markdown(ex)
-            header = f"==> {ex.url or ex.id} <==" if self.fmt == "text" else f"<!-- {ex.url or ex.id} -->"
+            header = f"==> {ex.url or ex.id} <==" if self.fmt == "text" else front_matter(ex)
             self.out.write(("\n" if self.count else "") + f"{header}\n\n{body}\n")
             self.count += 1
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from stemmer import api
 from stemmer.blocks import PageBlocks
 from stemmer.extract import Extraction, SiteMatcher
-from stemmer.layout.model import Layout, PatternSet, SitePatterns
+from stemmer.layout.model import METADATA_ROLES, Layout, PatternSet, SitePatterns
 from stemmer.pages import Page
 
 
@@ -26,7 +26,8 @@ class BlockView:
         text: the block's text.
         key: its layout key.
         slot: the slot of the (nearest) layout with this key, -1 if none.
-        role: title, main or sub if extract kept it; else ``static`` (a static
+        role: title, main or sub if extract kept it; date, author or byline (a
+            slot read for the page's date and author); else ``static`` (a static
             slot), ``dropped`` (not kept: a key the layout lacks, a second title)
             or ``none`` (the page matched no layout).
         chosen_by: what gave the role: ``pattern``, ``container``, a fallback's
@@ -180,6 +181,8 @@ def explain(blocks: PageBlocks, keys, layout: Layout | None, ex: Extraction) -> 
             role, note = "static", f"static slot {slot}"
         elif slot_role == "title":
             role, note = "dropped", f"a second block of title slot {slot}"
+        elif slot_role in METADATA_ROLES:
+            role, note = slot_role, f"{slot_role} slot {slot}: read for the page's date and author"
         elif slot >= 0:
             role, note = "dropped", f"slot {slot} ({slot_role})"
         else:

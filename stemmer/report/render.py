@@ -13,7 +13,7 @@ MAX_CELL = 160
 MAX_TEXT = 4000
 
 _CSS = """
-:root{--title:#1f5fbf;--main:#1e8a44;--sub:#b7791f;--static:#8a8f98;--drop:#c0392b;--bg:#fbfbfc;--line:#e3e5e8}
+:root{--title:#1f5fbf;--main:#1e8a44;--sub:#b7791f;--date:#7b3fa0;--static:#8a8f98;--drop:#c0392b;--bg:#fbfbfc;--line:#e3e5e8}
 *{box-sizing:border-box}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2329;background:var(--bg);margin:0}
 header.top{background:#1d2329;color:#fff;padding:14px 24px}
@@ -44,6 +44,7 @@ td.key{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px;word-bre
 tr.role-title td.role,.r-title{color:var(--title)}tr.role-main td.role,.r-main{color:var(--main)}
 tr.role-sub td.role,.r-sub{color:var(--sub)}tr.role-static td.role{color:var(--static)}
 tr.role-dropped td.role,tr.role-none td.role{color:var(--drop)}
+tr.role-date td.role,tr.role-author td.role,tr.role-byline td.role,.r-date{color:var(--date)}
 tr.role-title{background:#eaf1fc}tr.role-main{background:#eaf7ef}tr.role-sub{background:#fdf5e6}
 tr.role-static,tr.role-dropped,tr.role-none{color:#777}
 .badge{display:inline-block;font-size:11px;padding:0 6px;border-radius:8px;background:#e3e5e8;margin-left:4px;color:#333}
@@ -85,7 +86,8 @@ def render(data: ReportData, *, title: str = "stemmer report", generated: str = 
         out.append('<nav class="sites">Sites: ' + " · ".join(
             f'<a href="#{_site_anchor(i)}">{escape(v.site)}</a>' for i, v in enumerate(data.sites)) + "</nav>")
     out.append('<p class="legend">Roles: <span class="r-title role">title</span><span class="r-main role">main'
-               '</span><span class="r-sub role">sub</span><span class="role" style="color:var(--static)">static'
+               '</span><span class="r-sub role">sub</span><span class="r-date role">date / author / byline</span>'
+               '<span class="role" style="color:var(--static)">static'
                '</span><span class="role" style="color:var(--drop)">dropped / none</span>'
                '<label><input type="checkbox" id="hide-left"> hide blocks extract leaves out</label></p>')
     for i, view in enumerate(data.sites):
@@ -218,8 +220,11 @@ def _page(pv: PageView, *, open_: bool = False) -> str:
     blocks = ("<table class='blocks'><tr><th>#</th><th>role</th><th>chosen by</th><th>slot</th><th>text</th>"
               "</tr>" + "".join(rows) + "</table>")
     text = "".join(f"<p>{escape(_cut(t, MAX_TEXT))}</p>" for t in ex.text.splitlines() if t)
+    stated = " · ".join(f"{what} {escape(value)} ({escape(source or '')})" for what, value, source in
+                        (("date", ex.date, ex.date_from), ("by", ex.author, ex.author_from)) if value)
     extracted = ('<div class="extracted"><h5>' + (escape(ex.title) if ex.title else '<span class="muted">'
-                 '(no title)</span>') + "</h5>" + (text or '<p class="muted">(no main text)</p>') + "</div>")
+                 '(no title)</span>') + "</h5>" + (f'<p class="muted">{stated}</p>' if stated else "")
+                 + (text or '<p class="muted">(no main text)</p>') + "</div>")
     label = pv.url or pv.id
     return (f'<details class="page" data-page="{escape(pv.id)}" data-matched="{str(ex.matched).lower()}"'
             f'{" open" if open_ else ""}>'

@@ -20,8 +20,7 @@ from stemmer.blocks import Block, PageBlocks
 from stemmer.classify.features import page_table
 from stemmer.extract import Extraction
 from stemmer.classify.site_model import SAMPLE_PAGES
-from stemmer.layout.learn import AnalyzeParams, SitePage
-from stemmer.layout.model import Patterns, SitePatterns
+from stemmer.layout.model import AnalyzeParams, Patterns, SitePage, SitePatterns
 from stemmer.layout.store import LazyPatterns
 from stemmer.pages import Page
 from stemmer.scale.spill import SiteChunks, read_chunk, read_site
@@ -141,7 +140,7 @@ def parse_chunk(site: SiteChunks, number: int, urls: list[str]) -> ParsedChunk |
             if (sp := collector.add(page)) is None:
                 continue  # parsing it raised: skipped with a warning, counted in the site's history
             blocks = sp.blocks
-            pages.append((page.id, page.url, page.anchors, sp.titles, sp.away, blocks.title,
+            pages.append((page.id, page.url, page.anchors, sp.titles, sp.away, sp.date, sp.author, blocks.title,
                           array("l", [paths.setdefault(b.path, len(paths)) for b in blocks.blocks]),
                           [b.text for b in blocks.blocks],
                           array("l", [b.weight for b in blocks.blocks]),
@@ -161,9 +160,9 @@ def learn_chunks(site: str, chunks: list[ParsedChunk], params: AnalyzeParams, da
     by_url: dict[str, SitePage] = {}
     for chunk in chunks:
         paths = chunk.paths
-        for pid, url, anchors, titles, away, title, idx, texts, weights, anchor_weights in chunk.pages:
+        for pid, url, anchors, titles, away, stated_date, author, title, idx, texts, weights, anchor_weights in chunk.pages:
             blocks = tuple(map(Block, (paths[i] for i in idx), texts, weights, anchor_weights))
-            page = SitePage(pid, PageBlocks(blocks, title), list(anchors), titles, away)
+            page = SitePage(pid, PageBlocks(blocks, title), list(anchors), titles, away, stated_date, author)
             collector.pages.append(page)
             if key := normal_url(url):
                 by_url[key] = page

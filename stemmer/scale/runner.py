@@ -36,8 +36,8 @@ from pathlib import Path
 from stemmer import api
 from stemmer.extract import Extraction
 from stemmer.extract.fallback import GENERIC, load_fallback
-from stemmer.layout.learn import AnalyzeParams, thin_layouts
-from stemmer.layout.model import Patterns, SitePatterns
+from stemmer.layout.learn import thin_layouts
+from stemmer.layout.model import AnalyzeParams, Patterns, SitePatterns
 from stemmer.layout.store import LazyPatterns, open_patterns, save_patterns
 from stemmer.pages import Page
 from stemmer.scale.jobs import (ParsedChunk, SiteFailure, analyze_site, extract_batch, learn_chunks, parse_chunk, retell,

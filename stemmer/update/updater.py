@@ -29,11 +29,11 @@ from stemmer.cluster.keys import split_element
 from stemmer.errors import PatternFileError
 from stemmer.files import write_all
 from stemmer.extract import Match, SiteMatcher, apply_layout, foreign
-from stemmer.layout.learn import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, AnalyzeParams, CommonTexts, diffscore,
-                                  label_slots, main_slots, slot_stats)
-from stemmer.layout.model import Layout, PatternSet, SitePatterns
+from stemmer.layout.model import METADATA_ROLES, AnalyzeParams, Layout, PatternSet, SitePatterns
 from stemmer.layout.noise import MIN_PAGES as NOISE_MIN_PAGES, NoiseCounter
 from stemmer.layout.pins import apply_pins, layout_similarity
+from stemmer.layout.roles import (DIFF_MAX_LETTERS, DIFF_SAMPLE_PAGES, CommonTexts, diffscore, label_slots, main_slots,
+                                  slot_stats)
 from stemmer.layout.store import is_pattern_file, load_patterns, save_sidecars, site_filename, to_json
 from stemmer.pages import SKIPPED_PAGE, Page
 from stemmer.site import SiteCollector
@@ -320,7 +320,8 @@ def _refine(lay: Layout, sample: list[tuple[PageBlocks, tuple[str, ...]]], param
     threshold (a date, code) would otherwise keep the role its first crawl gave
     it: the estimates are pooled by the page pairs each read, and every slot
     gets its role by analyze's rule (`label_slots`) on the new pages. Title,
-    pinned slots, slots no new page has and the main-text container stay.
+    date and byline slots, pinned slots, slots no new page has and the main-text
+    container stay.
     """
     seen = min(max(lay.seen, lay.pages), DIFF_SAMPLE_PAGES)
     groups = [{} for _ in sample]
@@ -333,7 +334,7 @@ def _refine(lay: Layout, sample: list[tuple[PageBlocks, tuple[str, ...]]], param
         texts = [t for t in texts if t]
         new_pairs = len(texts) * (len(texts) - 1) // 2
         diff = s.diff
-        if s.role == "title" or s.pinned or not new_pairs:
+        if s.role == "title" or s.role in METADATA_ROLES or s.pinned or not new_pairs:
             keep[s.key] = s.role
         else:
             old_n = min(seen, round(s.share * max(lay.seen, lay.pages)))

@@ -5,7 +5,7 @@ import pytest
 
 from stemmer.cluster import cluster_pages, layout_sequence, similarity, similarity_matrix
 from stemmer.cluster.similarity import MAX_REPEATS, repeats
-from stemmer.layout.learn import AnalyzeParams
+from stemmer.layout.model import AnalyzeParams
 
 NAV = '<nav class="menu"><ul><li><a href="/">Home</a></li><li><a href="/news/">News</a></li></ul></nav>'
 FOOTER = '<footer class="footer"><p>Copyright 2024 Example Media</p></footer>'

@@ -1,7 +1,8 @@
 import pytest
 
 from stemmer.blocks import parse_html, segment
-from stemmer.layout.learn import SitePage, learn_site
+from stemmer.layout.learn import learn_site
+from stemmer.layout.model import SitePage
 
 
 def site_pages_of(pages) -> list[SitePage]:

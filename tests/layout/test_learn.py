@@ -3,7 +3,8 @@ import re
 
 from stemmer import analyze
 from stemmer.blocks import PageBlocks, parse_html, segment
-from stemmer.layout.learn import AnalyzeParams, SitePage, learn_site
+from stemmer.layout.learn import learn_site
+from stemmer.layout.model import AnalyzeParams, SitePage
 from stemmer.pages import Page
 
 from .conftest import role_of, site_pages_of

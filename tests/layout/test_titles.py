@@ -5,8 +5,9 @@ import pytest
 
 from stemmer import Page, analyze, extract
 from stemmer.blocks import parse_html, segment
-from stemmer.layout.learn import AnalyzeParams, SitePage, away_texts, learn_site, own_titles, page_title, \
-    site_name_parts
+from stemmer.layout.learn import learn_site
+from stemmer.layout.model import AnalyzeParams, SitePage
+from stemmer.layout.titles import away_texts, own_titles, site_name_parts, title_less_names
 
 from .conftest import role_of
 
@@ -54,8 +55,18 @@ def test_without_a_signal_the_highest_heading_is_the_title():
 def test_title_less_the_site_name_parts():
     titles = [f"Story {n} | Daily Example" for n in range(5)] + ["About – Daily Example"]
     names = site_name_parts(titles)
-    assert page_title("Storm hits the coast | Daily Example", names) == "Storm hits the coast"
-    assert page_title("Daily Example", names) == ""
+    assert title_less_names("Storm hits the coast | Daily Example", names) == "Storm hits the coast"
+    assert title_less_names("Daily Example", names) == ""
+    names = site_name_parts([f"Site.com: Story {n}" for n in range(5)])
+    assert title_less_names("Site.com: Storm: the aftermath", names) == "Storm: the aftermath"  # only its ends
+
+
+def test_what_every_page_of_a_layout_has_in_its_title_names_no_page():
+    from stemmer.layout.titles import layout_title_names
+
+    titles = ["Online Edition: Breaking News"] * 3 + ["Online Edition: Storm hits coast"]
+    assert layout_title_names(titles, frozenset()) == ("Breaking News", "Online Edition")
+    assert layout_title_names(["A story", "Another"], frozenset({"another"})) == ("Another",)
 
 
 def _boxed_headline_page(n: int) -> SitePage:
@@ -124,3 +135,4 @@ def test_articles_sharing_their_template_with_index_pages_get_their_body():
         assert got.matched and got.title == title
         if body is not None:
             assert got.text == body
+

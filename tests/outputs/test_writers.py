@@ -1,5 +1,6 @@
 import io
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -104,10 +105,31 @@ def test_markdown_heading_levels():
     assert to_markdown(ex) == "### Heading h3\n\n#### Heading h4\n\n- Heading dt"
 
 
-def test_markdown_writer_marks_each_page(ex):
-    out = written("markdown", ex, unmatched("u.html", None, "example.com"))
-    assert out.startswith("<!-- http://example.com/news/a.html -->\n\n# The Title\n")
+def test_markdown_writer_heads_each_page_with_front_matter(ex):
+    dated = replace(ex, date="2024-03-05T10:30:00+01:00", author='Jane "JD" Doe', date_from="slot")
+    nameless = Extraction("b.html", None, "example.com", True, "L1", 1.0, None,
+                          (ExtractedBlock("main", 1, "Only body", "p"),), "pattern")
+    out = written("markdown", dated, unmatched("u.html", None, "example.com"), nameless)
+    assert out.startswith('---\nurl: "http://example.com/news/a.html"\ntitle: "The Title"\n'
+                          'date: 2024-03-05T10:30:00+01:00\nauthor: "Jane \\"JD\\" Doe"\n---\n\n# The Title\n')
+    assert '\n---\nid: "b.html"\n---\n\nOnly body\n' in out
     assert "u.html" not in out
+
+
+def test_jsonl_has_date_and_author_and_where_they_came_from(ex):
+    record = json.loads(written("jsonl", replace(ex, date="2024-03-05", date_from="json-ld", author="Jane Doe",
+                                                  author_from="byline")))
+    assert (record["date"], record["date_from"], record["author"], record["author_from"]) == (
+        "2024-03-05", "json-ld", "Jane Doe", "byline")
+    assert json.loads(written("jsonl", ex))["date"] is None
+
+
+def test_webstemmer_format_has_date_and_author_lines(ex):
+    lines = to_webstemmer(replace(ex, date="2024-03-05", author="Jane Doe")).splitlines()
+    assert lines[:5] == ["!MATCHED: news/a.html", "PATTERN: L0", "DATE: 2024-03-05", "AUTHOR: Jane Doe",
+                         "TITLE: The Title"]
+    assert to_webstemmer(replace(unmatched("b.html", None, "x"), date="2020-01-02")) == (
+        "!UNMATCHED: b.html\nDATE: 2020-01-02\n\n")
 
 
 def test_every_format_is_accepted_and_others_are_refused(ex):

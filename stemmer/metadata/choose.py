@@ -1,0 +1,92 @@
+"""The date and author of a page no layout slot gave them to: its own statements and what its headline shows.
+
+One finishing step, `add_metadata`, that extract applies to every result: it
+fills `Extraction.date` / `author` (and where each came from) only where they
+are still empty, so a layout's date slot (`stemmer.layout`) keeps its value.
+
+Which value wins:
+  date    the date shown by the headline (`visible_metadata`) where the page shows
+          one: it is what the reader is told, and where the page's JSON-LD or
+          meta tags state the same day, that statement is taken (it has the
+          time), source ``json-ld``/``meta``/...; a stated date that disagrees
+          with the shown one is a template's or a draft's date.  Without a
+          shown date, the most reliable stated one (`page_signals`); last, a
+          shown date labelled as an update.
+  author  a person the page's JSON-LD or meta tags name, else the byline by
+          the headline, else an organization named as author, else the
+          page's other byline marks (``rel=author``, byline classes).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import date
+
+from stemmer.metadata.dates import parse_date
+from stemmer.metadata.signals import PageSignals, page_signals
+from stemmer.metadata.visible import Visible, visible_metadata
+
+# Sources of author statements a visible byline by the headline outranks (besides an organization
+# named as author): author links anywhere on the page (comment authors, author boxes).
+_WEAK_AUTHOR = frozenset({"rel-author"})
+
+
+@dataclass(frozen=True, slots=True)
+class PageMetadata:
+    """A page's date and author, and where each came from (None where it has none)."""
+
+    date: str | None = None
+    date_from: str | None = None
+    author: str | None = None
+    author_from: str | None = None
+
+
+def page_metadata(root, url: str | None = None, title: str | None = None, *, lang: str | None = None,
+                  reference: date | None = None) -> PageMetadata:
+    """The date and author of a parsed page (`stemmer.blocks.parse_html`) by its statements and its headline."""
+    if root is None:
+        signals = page_signals(None, url)
+        return PageMetadata(*(_date(signals, Visible())))
+    if lang is None:
+        lang = (root.get("lang") or "")[:2].lower() or None
+    signals = page_signals(root, url, lang=lang)
+    shown = visible_metadata(root, title, lang=lang, reference=reference)
+    return PageMetadata(*_date(signals, shown), *_author(signals, shown))
+
+
+def _date(signals: PageSignals, shown: Visible) -> tuple[str | None, str | None]:
+    seen = shown.date or shown.updated
+    if seen and not (shown.above and signals.date):
+        # Both readings of a numeric date (02-12-2025): the one a statement confirms.
+        readings = {seen[:10], (parse_date(shown.date_text, day_first=False) or "")[:10],
+                    (parse_date(shown.date_text, day_first=True) or "")[:10]} - {""}
+        for s in signals.dates + signals.modified:
+            if s.value[:10] in readings:
+                return s.value, s.source
+        return seen, "visible"
+    if signals.date:
+        return signals.date.value, signals.date.source
+    return None, None
+
+
+def _author(signals: PageSignals, shown: Visible) -> tuple[str | None, str | None]:
+    strong = [s for s in signals.authors if s.source not in _WEAK_AUTHOR and "Organization" not in s.key]
+    if strong:
+        return strong[0].value, strong[0].source
+    if shown.author:
+        return shown.author, "byline"
+    if signals.author:
+        return signals.author.value, signals.author.source
+    return None, None
+
+
+def add_metadata(result, root, *, lang: str | None = None, reference: date | None = None):
+    """`result` (an `Extraction`) with its empty date and author filled from the page; set ones stay."""
+    if result.date is not None and result.author is not None:
+        return result
+    meta = page_metadata(root, result.url, result.title, lang=lang, reference=reference)
+    changes = {}
+    if result.date is None and meta.date is not None:
+        changes.update(date=meta.date, date_from=meta.date_from)
+    if result.author is None and meta.author is not None:
+        changes.update(author=meta.author, author_from=meta.author_from)
+    return replace(result, **changes) if changes else result

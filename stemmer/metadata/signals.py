@@ -1,0 +1,300 @@
+"""What a page says of itself: its dates, authors and titles in JSON-LD, meta tags, `<time>`, bylines and URL.
+
+These are the machine-readable statements a publisher makes for search
+engines and feed readers.  Each is kept with its source, best first, so a
+caller can trust the more reliable ones (JSON-LD and meta tags are written by
+the site's software; a `<time>` or a byline class may belong to a comment or a
+teaser; a date in the URL says only when the address was made).  Everything
+is read by XPath on the parsed page: no second walk of the tree.
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+from dataclasses import dataclass
+
+from stemmer.metadata.authors import clean_author
+from stemmer.metadata.dates import parse_date
+
+# Meta tags (name, property or itemprop, lower-cased) that give the publication date,
+# best first within the meta source.
+PUBLISHED_META = (
+    "article:published_time", "og:article:published_time", "og:published_time", "published_time",
+    "datepublished", "parsely-pub-date", "sailthru.date", "article.published", "publish-date", "publish_date",
+    "publishdate", "pubdate", "published", "date", "dc.date.issued", "dc.date", "dcterms.date", "dcterms.issued",
+    "dc.date.created", "dcterms.created", "citation_publication_date", "citation_date", "originalpublicationdate",
+    "article_date_original", "datecreated", "og:updated_time",  # last: a page that gives only this was not edited since
+)
+MODIFIED_META = ("article:modified_time", "og:modified_time", "datemodified", "dc.date.modified",
+                 "dcterms.modified", "last-modified", "og:updated_time")
+AUTHOR_META = ("author", "article:author", "og:article:author", "dc.creator", "dcterms.creator", "sailthru.author",
+               "parsely-author", "byl", "citation_author", "book:author")  # not twitter:creator: a handle
+TITLE_META = ("og:title", "twitter:title", "headline", "dc.title", "parsely-title", "sailthru.title")
+SITE_META = ("og:site_name", "application-name", "apple-mobile-web-app-title", "twitter:site")
+# JSON-LD types that describe the page's own content (their fields win over a WebSite's or an Organization's).
+CREATIVE_TYPES = frozenset({
+    "article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle", "opinionnewsarticle",
+    "techarticle", "scholarlyarticle", "socialmediaposting", "discussionforumposting", "liveblogposting",
+    "review", "recipe", "howto", "faqpage", "qapage", "question", "webpage", "itempage", "aboutpage",
+    "medicalwebpage", "collectionpage", "creativework", "report", "blog", "videoobject", "podcastepisode",
+    "product", "course", "event", "backgroundnewsarticle"})
+_URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/+_.-]|$)")
+_NOT_AUTHOR_URL = re.compile(r"^(?:https?:)?//|^www\.", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """One statement of the page about itself.
+
+    Attributes:
+        value: the ISO date, the cleaned author or the title.
+        source: the kind of statement: ``json-ld``, ``meta``, ``itemprop``, ``time``, ``url``,
+            ``rel-author``.
+        key: the field that held it (``datePublished``, ``article:published_time``, ...).
+        raw: the text as the page wrote it.
+    """
+
+    value: str
+    source: str
+    key: str
+    raw: str
+
+
+@dataclass(frozen=True, slots=True)
+class PageSignals:
+    """A page's own statements of publication date, last change, author, title and site name, best first.
+
+    Attributes:
+        dates: publication dates (ISO 8601) by source reliability.
+        modified: dates of the last change.
+        authors: author names, cleaned (`clean_author`); several names in one value are joined by ", ".
+        titles: the page's own titles (JSON-LD headline, og:title, ...), not `<title>`.
+        site_names: the site's names (og:site_name, JSON-LD publisher/WebSite name).
+    """
+
+    dates: tuple[Signal, ...] = ()
+    modified: tuple[Signal, ...] = ()
+    authors: tuple[Signal, ...] = ()
+    titles: tuple[Signal, ...] = ()
+    site_names: tuple[Signal, ...] = ()
+
+    @property
+    def date(self) -> Signal | None:
+        """The most reliable publication date, else None."""
+        return self.dates[0] if self.dates else None
+
+    @property
+    def author(self) -> Signal | None:
+        """The most reliable author, else None."""
+        return self.authors[0] if self.authors else None
+
+
+def page_signals(root, url: str | None = None, *, lang: str | None = None) -> PageSignals:
+    """Everything the page states about itself, each value with its source, the most reliable first.
+
+    Order of trust, for dates and authors alike: JSON-LD (of the page's own
+    item before others), meta tags, microdata (``itemprop``), `<time datetime>`,
+    then for dates the URL's ``/YYYY/MM/DD/`` and for authors ``rel=author``
+    links.  (The byline shown by the headline is `visible_metadata`'s.)
+
+    Args:
+        root: the page's lxml root from `stemmer.blocks.parse_html`, or None.
+        url: the page's URL, for a date in its path.
+        lang: the page's language, for dates written in words in its meta tags.
+    """
+    if root is None:
+        return PageSignals(dates=_url_dates(url))
+    dates: list[Signal] = []
+    modified: list[Signal] = []
+    authors: list[Signal] = []
+    titles: list[Signal] = []
+    sites: list[Signal] = []
+    metas, scripts, times = [], [], []
+    for el in root.iter("meta", "script", "time"):  # one pass, filtered in C
+        (metas if el.tag == "meta" else scripts if el.tag == "script" else times).append(el)
+    _read_json_ld(scripts, dates, modified, authors, titles, sites, lang)
+    _read_meta(metas, dates, modified, authors, titles, sites, lang)
+    _read_microdata(root, dates, authors, lang)
+    _read_time(times, dates, lang)
+    dates.extend(_url_dates(url))
+    _read_rel_author(root, authors)
+    return PageSignals(_unique(dates), _unique(modified), _unique(authors), _unique(titles), _unique(sites))
+
+
+def _unique(signals: list[Signal]) -> tuple[Signal, ...]:
+    """The signals in order, each value once (its first, most reliable source)."""
+    seen: set[str] = set()
+    out = []
+    for s in signals:
+        if s.value not in seen:
+            seen.add(s.value)
+            out.append(s)
+    return tuple(out)
+
+
+# --- JSON-LD ---------------------------------------------------------------------------------
+
+def _read_json_ld(scripts, dates, modified, authors, titles, sites, lang) -> None:
+    """Dates, authors, headline and site names of the JSON-LD items, the page's own item first."""
+    items: list[dict] = []
+    for script in scripts:
+        if "ld+json" not in (script.get("type") or "").lower():
+            continue
+        data = _load_json(script.text or "")
+        if data is not None:
+            _collect_items(data, items)
+    if not items:
+        return
+    by_id = {it["@id"]: it for it in items if isinstance(it.get("@id"), str)}
+    own = [it for it in items if _types(it) & CREATIVE_TYPES]
+    # The page's own item first: an article before the WebPage that holds it, before the rest.
+    own.sort(key=lambda it: not (_types(it) - {"webpage", "collectionpage", "itempage", "aboutpage"}))
+    own_ids = {id(it) for it in own}
+    for it in own + [it for it in items if id(it) not in own_ids]:
+        for key, out in (("datePublished", dates), ("dateCreated", dates), ("uploadDate", dates),
+                         ("dateModified", modified)):
+            value = it.get(key)
+            if isinstance(value, str) and (iso := parse_date(value, lang=lang)):
+                out.append(Signal(iso, "json-ld", key, value))
+        if id(it) in own_ids:
+            for key in ("author", "creator"):
+                for name, raw, org in _names(it.get(key), by_id):
+                    authors.append(Signal(name, "json-ld", f"{key} (Organization)" if org else key, raw))
+            if isinstance(headline := it.get("headline"), str) and headline.strip():
+                titles.append(Signal(" ".join(html.unescape(headline).split()), "json-ld", "headline", headline))
+        if _types(it) & {"website", "organization", "newsmediaorganization"} and isinstance(it.get("name"), str):
+            sites.append(Signal(" ".join(it["name"].split()), "json-ld", "name", it["name"]))
+        publisher = it.get("publisher")
+        if isinstance(publisher, dict) and isinstance(publisher.get("name"), str):
+            sites.append(Signal(" ".join(publisher["name"].split()), "json-ld", "publisher", publisher["name"]))
+
+
+def _load_json(text: str):
+    text = text.strip()
+    if text.startswith("<!--"):
+        text = text[4:].rsplit("-->", 1)[0]
+    try:
+        return json.loads(text, strict=False)
+    except ValueError:
+        try:  # a trailing comma, the commonest hand-written slip
+            return json.loads(re.sub(r",\s*([}\]])", r"\1", text), strict=False)
+        except ValueError:
+            return None
+
+
+def _collect_items(data, items: list[dict], depth: int = 0) -> None:
+    """Every JSON-LD object in `data` that has a type: top level, in ``@graph``, or nested in fields."""
+    if depth > 6:
+        return
+    if isinstance(data, list):
+        for d in data:
+            _collect_items(d, items, depth + 1)
+    elif isinstance(data, dict):
+        if "@type" in data:
+            items.append(data)
+        for key in ("@graph", "mainEntity", "mainEntityOfPage", "itemListElement", "hasPart"):
+            if key in data and not isinstance(data[key], str):
+                _collect_items(data[key], items, depth + 1)
+
+
+def _types(item: dict) -> set[str]:
+    t = item.get("@type")
+    return {x.lower() for x in (t if isinstance(t, list) else [t]) if isinstance(x, str)}
+
+
+def _names(value, by_id: dict, depth: int = 0):
+    """(clean name, raw, is an organization) of a JSON-LD ``author``: a string, an object, a reference or a list.
+
+    A list gives one value, its names joined by ", " (an organization only if all are).
+    """
+    if depth > 3 or value is None:
+        return
+    if isinstance(value, list):
+        found = [n for v in value for n in _names(v, by_id, depth + 1)]
+        if found:
+            joined = ", ".join(dict.fromkeys(name for name, _, _ in found))
+            yield joined, joined, all(org for _, _, org in found)
+        return
+    org = False
+    if isinstance(value, dict):
+        if "name" not in value and isinstance(value.get("@id"), str) and value["@id"] in by_id:
+            value = by_id[value["@id"]]
+        org = bool(_types(value) & {"organization", "newsmediaorganization", "corporation"})
+        value = value.get("name")
+        if isinstance(value, list):
+            value = ", ".join(v for v in value if isinstance(v, str))
+    if isinstance(value, str) and not _NOT_AUTHOR_URL.match(value.strip()):
+        if name := clean_author(value):
+            yield name, value, org
+
+
+# --- meta tags, microdata, <time>, URL, author links ------------------------------------------------------------
+
+def _read_meta(metas, dates, modified, authors, titles, sites, lang) -> None:
+    found: dict[str, list[str]] = {}
+    for meta in metas:
+        key = (meta.get("property") or meta.get("name") or meta.get("itemprop") or meta.get("http-equiv") or "")
+        content = (meta.get("content") or "").strip()
+        if key and content:
+            found.setdefault(key.lower(), []).append(content)
+    for keys, out, kind in ((PUBLISHED_META, dates, "date"), (MODIFIED_META, modified, "date"),
+                            (AUTHOR_META, authors, "author"), (TITLE_META, titles, "text"),
+                            (SITE_META, sites, "text")):
+        for key in keys:
+            for raw in found.get(key, ()):
+                value = _value(raw, kind, lang)
+                if value:
+                    source = "itemprop" if key in ("datepublished", "datecreated", "datemodified") else "meta"
+                    out.append(Signal(value, source, key, raw))
+
+
+def _read_microdata(root, dates, authors, lang) -> None:
+    """``itemprop`` dates (``datetime`` or ``content``) and authors on elements other than `<meta>`."""
+    for el in root.xpath("descendant::*[@itemprop]"):
+        prop = el.get("itemprop")
+        if prop in ("datePublished", "dateCreated") and el.tag != "meta":
+            raw = el.get("datetime") or el.get("content")
+            if raw and (iso := parse_date(raw, lang=lang)):
+                dates.append(Signal(iso, "itemprop", prop, raw))
+        elif prop == "author" and el.tag != "meta":
+            names = el.xpath(".//*[@itemprop='name']")
+            raw = (names[0].get("content") if names else None) or _text(names[0] if names else el)
+            if name := clean_author(raw):
+                authors.append(Signal(name, "itemprop", "author", raw.strip()))
+
+
+def _value(raw: str, kind: str, lang) -> str | None:
+    if kind == "date":
+        return parse_date(raw, lang=lang)
+    if kind == "author":
+        if _NOT_AUTHOR_URL.match(raw) or raw.startswith("@"):  # a profile link or a handle, not a name
+            return None
+        return clean_author(raw)
+    return " ".join(raw.split()) or None
+
+
+def _read_time(times, dates, lang) -> None:
+    """`<time>` elements: those marked ``pubdate`` first, then the others, in page order."""
+    times = [t for t in times if t.get("datetime")]
+    for t in sorted(times, key=lambda t: t.get("pubdate") is None and "publish" not in (t.get("class") or "")):
+        if iso := parse_date(t.get("datetime"), lang=lang):
+            dates.append(Signal(iso, "time", "datetime", t.get("datetime")))
+
+
+def _url_dates(url: str | None) -> list[Signal]:
+    if url and (m := _URL_DATE.search(url)) and (iso := parse_date(f"{m[1]}-{m[2]}-{m[3]}")):
+        return [Signal(iso, "url", "path", m[0])]
+    return []
+
+
+def _read_rel_author(root, authors) -> None:
+    """Links marked ``rel=author``, in page order."""
+    for a in root.xpath("descendant::a[@rel]"):
+        if "author" in a.get("rel").lower().split() and (name := clean_author(_text(a))):
+            authors.append(Signal(name, "rel-author", "rel", _text(a)))
+
+
+def _text(el) -> str:
+    """An element's text, its parts joined by spaces (block children do not run together)."""
+    return " ".join(" ".join(el.itertext()).split())

@@ -1,0 +1,199 @@
+"""The date and byline a reader sees next to a page's headline, for pages that say nothing machine-readable.
+
+News and blog themes put the date and the byline in a line just under the
+headline (sometimes just above it): "By Jane Doe · March 5, 2024 · 4 min
+read".  So the texts around the page's `<h1>` are read in page order, a few
+dozen pieces after it and fewer before; the nearest date wins, a date
+labelled as an update ("Updated ...", "Last modified ...") only when no other
+is there, and a date inside a sentence of prose never.  Only the elements near
+the headline are visited: no walk of the whole page.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from stemmer.metadata.authors import BYLINE_LEAD, clean_author
+from stemmer.metadata.dates import MONTHS, parse_date
+
+AFTER = 30   # text pieces read after the headline (a header's date, byline, reading time, share links)
+BEFORE = 8   # and before it (a kicker line: category and date)
+PROSE = 80   # characters: a longer piece is prose, unless its date opens it
+_SKIP = frozenset({"script", "style", "noscript", "template", "button", "select", "option", "svg", "head",
+                   "textarea", "iframe"})
+_UPDATED = re.compile(r"updat|modif|edited|revised|aktualisiert|mis à jour|actualizado|aggiornat|atualizad|"
+                      r"bijgewerkt|zaktualizowan|güncellen|обновлен|更新|업데이트", re.I)
+_LABEL_AFTER = re.compile(r"^\s*(?:に|에|에서)")
+_HEADINGS = ("//body//*[self::h2 or self::h3 or self::h4 or contains(@class, 'title') or contains(@class, 'headline')]"
+             "[not(self::a or self::meta or self::img)]")
+_BYLINE_CLASS = re.compile(r"author|byline|writer|posted-?by", re.I)
+_NOT_BYLINE_CLASS = re.compile(r"comment|avatar|bio|description|about|follow|social|share|image|photo|img", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A piece of text near the headline: its text, the element holding it, and its distance (negative: before)."""
+
+    text: str
+    owner: object
+    distance: int
+
+
+@dataclass(frozen=True, slots=True)
+class Visible:
+    """What the headline's surroundings show: a date, a date labelled as an update, a byline."""
+
+    date: str | None = None
+    updated: str | None = None
+    author: str | None = None
+    date_text: str | None = None  # the text the date was read from (`date`'s, else `updated`'s)
+    above: bool = False           # that date stands above the headline, not in the byline below it
+
+
+def headline_element(root, title: str | None):
+    """The element of the page's headline: the `<h1>` that reads as `title`, else the first `<h1>`.
+
+    A page without `<h1>` takes the other heading, or the element whose class names a
+    title, that reads as `title`; None without either.
+    """
+    if root is None:
+        return None
+    h1s = list(root.iter("h1"))
+    if title and (len(h1s) != 1):
+        wanted = " ".join(title.split()).casefold()
+        for h in h1s or root.xpath(_HEADINGS):
+            if " ".join(" ".join(h.itertext()).split()).casefold() == wanted:
+                return h
+    return h1s[0] if h1s else None
+
+
+def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
+                     reference: date | None = None) -> Visible:
+    """The date and byline shown around the page's headline (`headline_element`); empty without one."""
+    head = headline_element(root, title)
+    if head is None:
+        return Visible()
+    pieces = _pieces_after(head, AFTER) + _pieces_before(head, BEFORE)
+    at = {p.distance: p for p in pieces}  # page order: the piece before `p` is at p.distance - 1
+    pieces.sort(key=lambda p: (p.distance < 0, abs(p.distance)))  # after the headline first, nearest first
+    found_date = updated = author = date_text = None
+    above = False
+    for p in pieces:
+        text, before, after = p.text, at.get(p.distance - 1), at.get(p.distance + 1)
+        iso = parse_date(text, lang=lang, reference=reference)
+        if iso is None and after is not None and len(text) < 20 and _date_part(text):
+            text = f"{text} {after.text}"  # a date cut in two: "Dec" "4, 2025"
+            iso = parse_date(text, lang=lang, reference=reference)
+        if iso and not _prose(text, iso):
+            label = f"{text} {_classes(p.owner)}"
+            if before is not None and len(before.text) < 30 and not _LABEL_AFTER.match(before.text):
+                label += " " + before.text  # "Updated:" "March 2, 2024"
+            if after is not None and _LABEL_AFTER.match(after.text):
+                label += " " + after.text   # "2025-01-08" "に更新" (Japanese and Korean label after the date)
+            if found_date is None and (updated is None or not _UPDATED.search(label)):
+                date_text, above = text, p.distance < 0
+            if _UPDATED.search(label):
+                updated = updated or iso
+            else:
+                found_date = found_date or iso
+        if author is None and p.distance >= -2 and len(p.text) < 120:
+            author = _byline(p, after)
+        if found_date and author:
+            break
+    return Visible(found_date, updated, author, date_text, above)
+
+
+def _date_part(text: str) -> bool:
+    """Whether a short piece may be the start of a date: it has a digit or a month's name."""
+    return any(c.isdigit() for c in text) or any(w.lower().rstrip(".,") in MONTHS for w in text.split())
+
+
+def _prose(text: str, iso: str) -> bool:
+    """Whether the date sits inside a sentence rather than a date line."""
+    if len(text) <= PROSE:
+        return False
+    return parse_date(text[:PROSE // 2]) != iso
+
+
+def _byline(p: Piece, following: Piece | None) -> str | None:
+    """The name a piece gives as a byline: "By Jane Doe", a bare "By" before a name, or a byline element's text."""
+    text = p.text
+    if BYLINE_LEAD.match(text):
+        if clean_author(text) is None and following is not None and following.distance == p.distance + 1:
+            text = f"{text} {following.text}"  # "By" <a>Jane Doe</a>
+        return clean_author(text)
+    classes = _classes(p.owner)
+    if _BYLINE_CLASS.search(classes) and not _NOT_BYLINE_CLASS.search(classes):
+        return clean_author(text)
+    return None
+
+
+def _classes(el) -> str:
+    """The class and id words of an element, its parent and grandparent (a byline's name sits in an inner span)."""
+    words = []
+    for _ in range(3):
+        if el is None:
+            break
+        words += [el.get("class") or "", el.get("id") or "", el.get("itemprop") or "", el.get("rel") or ""]
+        el = el.getparent()
+    return " ".join(words)
+
+
+def _pieces_after(head, limit: int) -> list[Piece]:
+    """The text pieces after the headline element in page order, `limit` at most."""
+    out: list[Piece] = []
+
+    def add(text, owner):
+        if text and not text.isspace():
+            out.append(Piece(" ".join(text.split()), owner, len(out) + 1))
+
+    def walk(el):
+        if len(out) >= limit:
+            return
+        if isinstance(el.tag, str) and el.tag not in _SKIP:
+            add(el.text, el)
+            for child in el:
+                walk(child)
+        add(el.tail, el.getparent())
+
+    add(head.tail, head.getparent())
+    node = head
+    while node is not None and node.tag != "body" and len(out) < limit:
+        for sib in node.itersiblings():
+            walk(sib)
+            if len(out) >= limit:
+                break
+        node = node.getparent()
+    return out[:limit]
+
+
+def _pieces_before(head, limit: int) -> list[Piece]:
+    """The text pieces before the headline element, nearest first, `limit` at most."""
+    out: list[Piece] = []
+
+    def add(text, owner):
+        if text and not text.isspace():
+            out.append(Piece(" ".join(text.split()), owner, -(len(out) + 1)))
+
+    def walk_back(el):
+        if len(out) >= limit:
+            return
+        add(el.tail, el.getparent())
+        if isinstance(el.tag, str) and el.tag not in _SKIP:
+            for child in reversed(el):
+                walk_back(child)
+                if len(out) >= limit:
+                    return
+            add(el.text, el)
+
+    node = head
+    while node is not None and node.tag != "body" and len(out) < limit:
+        for sib in node.itersiblings(preceding=True):
+            walk_back(sib)
+            if len(out) >= limit:
+                break
+        node = node.getparent()
+        if node is not None:
+            add(node.text, node)
+    return out[:limit]

@@ -1,0 +1,87 @@
+from datetime import date, datetime
+
+import pytest
+
+from stemmer.metadata import parse_date
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("2025-09-04", "2025-09-04"),
+    ("2025-09-04T10:00:00Z", "2025-09-04T10:00:00+00:00"),
+    ("2025-09-04T10:00:00.000+0900", "2025-09-04T10:00:00+09:00"),
+    ("2025/9/4", "2025-09-04"),
+    ("20250904", "2025-09-04"),
+    ("March 5, 2024", "2024-03-05"),
+    ("Mon Nov 23, 2015", "2015-11-23"),
+    ("Posted on Sept. 5th, 2024 at 10:30 pm", "2024-09-05T22:30"),
+    ("20 Dec 2025", "2025-12-20"),                 # "De" is not Spanish "de" here
+    ("Sat, 20 Dec, 2025 - 06:36", "2025-12-20T06:36"),
+    ("5 mars 2024", "2024-03-05"),                 # fr
+    ("1er décembre 2020", "2020-12-01"),
+    ("5 de marzo de 2024", "2024-03-05"),          # es
+    ("12 Marzo 2021", "2021-03-12"),               # it
+    ("5. März 2024", "2024-03-05"),                # de
+    ("28 Julho 2014", "2014-07-28"),               # pt
+    ("5 maart 2024", "2024-03-05"),                # nl
+    ("2 stycznia 2023", "2023-01-02"),             # pl, genitive
+    ("5 Ekim 2023", "2023-10-05"),                 # tr
+    ("5 октября 2023 г.", "2023-10-05"),           # ru, genitive
+    ("5 Agustus 2023", "2023-08-05"),              # id
+    ("2024年3月5日", "2024-03-05"),                # ja, zh
+    ("2024年 11月 20日", "2024-11-20"),
+    ("2024년 3월 5일", "2024-03-05"),              # ko
+    ("۱۴ فروردین ۱۴۰۲", "2023-04-03"),             # fa, Solar Hijri (1 Farvardin 1402 = 2023-03-21)
+    ("۵ مارس ۲۰۲۴", "2024-03-05"),                 # fa, Gregorian month
+    ("مهٔ 4, 2017", "2017-05-04"),                 # fa, with a hamza mark
+])
+def test_written_dates(text, expected):
+    assert parse_date(text) == expected
+
+
+def test_numeric_dates_read_by_their_unambiguous_part_then_the_language():
+    assert parse_date("13/04/2024", lang="en") == "2024-04-13"
+    assert parse_date("04/13/2024", lang="fr") == "2024-04-13"
+    assert parse_date("04/05/2024", lang="en") == "2024-04-05"
+    assert parse_date("04/05/2024", lang="fr") == "2024-05-04"
+    assert parse_date("04.05.2024", lang="de") == "2024-05-04"
+    assert parse_date("05-09-2020", lang="en") == "2020-09-05"  # dashes and dots: day first, in English too
+    assert parse_date("05.09.2020", lang="en", day_first=False) == "2020-05-09"
+    assert parse_date("04/05/2024", lang="fr", day_first=False) == "2024-04-05"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("3 days ago", "2025-01-07"),
+    ("2 weeks ago", "2024-12-27"),
+    ("yesterday", "2025-01-09"),
+    ("Today", "2025-01-10"),
+    ("il y a 3 jours", "2025-01-07"),
+    ("hace 3 días", "2025-01-07"),
+    ("3 giorni fa", "2025-01-07"),
+    ("vor 3 Tagen", "2025-01-07"),
+    ("3 dagen geleden", "2025-01-07"),
+    ("3 dni temu", "2025-01-07"),
+    ("3 gün önce", "2025-01-07"),
+    ("3 дня назад", "2025-01-07"),
+    ("3日前", "2025-01-07"),
+    ("3天前", "2025-01-07"),
+    ("3일 전", "2025-01-07"),
+])
+def test_relative_dates_count_back_from_the_reference(text, expected):
+    assert parse_date(text, reference=date(2025, 1, 10)) == expected
+    assert parse_date(text, reference=datetime(2025, 1, 10, 8, 0)) == expected
+
+
+def test_relative_dates_need_a_reference():
+    assert parse_date("3 days ago") is None
+
+
+@pytest.mark.parametrize("text", [
+    None, "", "hierarchy", "3 answers", "Page 12 of 40", "March 2024", "2024-13-45", "31/02/2024",
+    "Copyright 1890-01-01", "version 1.2.3",
+])
+def test_no_date(text):
+    assert parse_date(text, reference=date(2025, 1, 10)) is None
+
+
+def test_the_first_date_of_a_line_wins():
+    assert parse_date("Published 5 March 2024 · Updated 2024-06-01") == "2024-03-05"

@@ -1,0 +1,69 @@
+import json
+
+from stemmer.blocks import parse_html
+from stemmer.metadata import page_signals
+
+
+def page(body="", head=""):
+    return parse_html(f"<html><head>{head}<title>T</title></head><body>{body}</body></html>")
+
+
+def ld(obj):
+    return f'<script type="application/ld+json">{json.dumps(obj)}</script>'
+
+
+def test_json_ld_article_with_graph_and_author_reference():
+    head = ld({"@context": "https://schema.org", "@graph": [
+        {"@type": "WebSite", "@id": "#site", "name": "Daily News"},
+        {"@type": "WebPage", "@id": "#page", "datePublished": "2020-01-01T00:00:00Z"},
+        {"@type": "NewsArticle", "headline": "Storm hits coast", "datePublished": "2024-03-05T10:30:00+01:00",
+         "dateModified": "2024-03-06", "author": {"@id": "#jane"}},
+        {"@type": "Person", "@id": "#jane", "name": "Jane Doe"},
+    ]})
+    signals = page_signals(page(head=head), "https://example.com/news/storm")
+    assert (signals.date.value, signals.date.source, signals.date.key) == (
+        "2024-03-05T10:30:00+01:00", "json-ld", "datePublished")
+    assert [d.value for d in signals.modified] == ["2024-03-06"]
+    assert (signals.author.value, signals.author.source) == ("Jane Doe", "json-ld")
+    assert [t.value for t in signals.titles] == ["Storm hits coast"]
+    assert "Daily News" in [n.value for n in signals.site_names]
+
+
+def test_json_ld_author_list_is_one_value():
+    head = ld({"@type": "BlogPosting", "author": [{"@type": "Person", "name": "A. One"}, "B. Two"]})
+    assert page_signals(page(head=head)).author.value == "A. One, B. Two"
+
+
+def test_broken_json_ld_is_skipped_and_meta_still_read():
+    head = ('<script type="application/ld+json">{"@type": "Article", </script>'
+            '<meta property="article:published_time" content="2023-07-01T08:00:00Z">'
+            '<meta name="author" content="By Sam Roe">'
+            '<meta property="article:author" content="https://facebook.com/samroe">'
+            '<meta property="og:site_name" content="Roe Blog">')
+    signals = page_signals(page(head=head))
+    assert (signals.date.value, signals.date.source, signals.date.key) == (
+        "2023-07-01T08:00:00+00:00", "meta", "article:published_time")
+    assert [a.value for a in signals.authors] == ["Sam Roe"]
+    assert [n.value for n in signals.site_names] == ["Roe Blog"]
+
+
+def test_time_itemprop_byline_and_url():
+    body = ('<article><p class="byline">By <a rel="author" href="/u/kim">Kim Lee</a></p>'
+            '<time datetime="2022-02-03">Feb 3</time><p>text</p></article>')
+    signals = page_signals(page(body), "https://example.com/2021/12/31/post")
+    assert [(d.value, d.source) for d in signals.dates] == [("2022-02-03", "time"), ("2021-12-31", "url")]
+    assert [(a.value, a.source) for a in signals.authors] == [("Kim Lee", "rel-author")]
+
+
+def test_microdata_author_and_date():
+    body = ('<div itemprop="author" itemscope><span itemprop="name">Ana Ruiz</span></div>'
+            '<span itemprop="datePublished" datetime="2019-05-06">6 mayo</span>')
+    signals = page_signals(page(body))
+    assert (signals.author.value, signals.author.source) == ("Ana Ruiz", "itemprop")
+    assert (signals.date.value, signals.date.source) == ("2019-05-06", "itemprop")
+
+
+def test_a_page_without_statements():
+    signals = page_signals(page("<p>nothing here</p>"), None)
+    assert signals.date is None and signals.author is None and not signals.titles
+    assert page_signals(None, "https://x.org/2020/01/02/a").date.value == "2020-01-02"
