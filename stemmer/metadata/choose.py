@@ -5,16 +5,18 @@ fills `Extraction.date` / `author` (and where each came from) only where they
 are still empty, so a layout's date slot (`stemmer.layout`) keeps its value.
 
 Which value wins:
-  date    the date shown by the headline (`visible_metadata`) where the page shows
-          one: it is what the reader is told, and where the page's JSON-LD or
-          meta tags state the same day, that statement is taken (it has the
-          time), source ``json-ld``/``meta``/...; a stated date that disagrees
-          with the shown one is a template's or a draft's date.  Without a
-          shown date, the most reliable stated one (`page_signals`); last, a
-          shown date labelled as an update.
-  author  a person the page's JSON-LD or meta tags name, else the byline by
-          the headline, else an organization named as author, else the
-          page's other byline marks (``rel=author``, byline classes).
+  date    the date shown by the headline (`visible_metadata`): it is what the
+          reader is told; one labelled as an update only where no other is
+          shown.  Where the page's markup states the same day (either reading of
+          a numeric date such as 02-12-2025), that statement is taken, for its
+          time and its source (``json-ld``, ``meta``, ...); a stated date that
+          disagrees with the shown one is a template's or a draft's.  A date
+          shown above the headline (a kicker, a podcast's recording date) yields
+          to a stated one.  Without a shown date, the most reliable stated one
+          (`page_signals`), the URL's last.
+  author  a person the page's JSON-LD, meta tags or microdata name, else the
+          byline by the headline, else an organization named as author or a
+          ``rel=author`` link.
 """
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
-"""What a page says of itself: its dates, authors and titles in JSON-LD, meta tags, `<time>`, bylines and URL.
+"""What a page says of itself: its dates, authors and titles in JSON-LD, meta tags, microdata, `<time>` and URL.
 
 These are the machine-readable statements a publisher makes for search
 engines and feed readers.  Each is kept with its source, best first, so a
 caller can trust the more reliable ones (JSON-LD and meta tags are written by
-the site's software; a `<time>` or a byline class may belong to a comment or a
+the site's software; a `<time>` or an author link may belong to a comment or a
 teaser; a date in the URL says only when the address was made).  Everything
-is read by XPath on the parsed page: no second walk of the tree.
+is found by lxml's tag iteration and XPath, in C: no walk of the tree in Python.
 """
 from __future__ import annotations
 
