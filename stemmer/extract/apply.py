@@ -74,8 +74,10 @@ class Extraction:
         date: when the page was published, ISO 8601 (``YYYY-MM-DD``, with the time
             where the page gives it), or None.
         author: who wrote it, as the page names them, or None.
-        date_from, author_from: where each came from (``json-ld``, ``meta``, ``time``,
-            ``url``, ``slot``, ``byline``, ...), or None.
+        date_from, author_from: where each came from: the page's statements (``json-ld``,
+            ``meta``, ``itemprop``, ``time``, ``rel-author``, ``url``), the layout's ``slot``,
+            or, on a page no layout read, the date (``visible``) or ``byline`` shown by its
+            headline; None where there is no value.
     """
 
     id: str
