@@ -15,7 +15,7 @@ from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extr
 from stemmer.layout.model import AnalyzeParams, Patterns, PatternSet
 from stemmer.layout.store import load_patterns
 from stemmer.layout.titles import own_titles
-from stemmer.metadata import add_metadata, page_signals
+from stemmer.metadata import PageSignals, add_metadata, page_signals
 from stemmer.pages import SKIPPED_PAGE, Page, site_of
 from stemmer.site import SiteCollector
 from stemmer.update.history import check_date, today
@@ -122,12 +122,13 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
     table = page_table(root) if fb is not None else None
     blocks = table.page if table is not None else segment(root)
     match = matcher.match(blocks) if matcher is not None else None
+    stated = functools.cache(lambda: page_signals(root, page.url, lang=root.get("lang") if root is not None else None))
     result = None
     if match is not None and match.layout is not None:
         unknown = fb.unknown_rule(table, match.layout, matcher.keymaker, **learned) if fb is not None else None
         result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown,
                               titles=lambda: own_titles(root),
-                              signals=lambda: page_signals(root, page.url, lang=root.get("lang")))
+                              signals=stated)
         if foreign(result, match, blocks):
             result = None  # a page of another layout that resembles this one, or a layout short of text
     similarity = match.similarity if match is not None else 0.0
@@ -135,11 +136,12 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
         stood_in = match.layout.id if match is not None and match.layout is not None else None
         result = safe_extract(fb, page.id, page.url, page.site, root, similarity, table=table, pattern=stood_in,
                               **learned)
-    return (_checked(result or unmatched(page.id, page.url, page.site, similarity), blocks, match, root),
+    return (_checked(result or unmatched(page.id, page.url, page.site, similarity), blocks, match, root, stated),
             blocks if with_blocks else None)
 
 
-def _checked(result: Extraction, blocks: PageBlocks, match: Match | None, root) -> Extraction:
+def _checked(result: Extraction, blocks: PageBlocks, match: Match | None, root,
+             stated: Callable[[], PageSignals]) -> Extraction:
     """The page's finished record: every path ends here.  It gets its date and author
     (`add_metadata`), and a page with text that came out empty is said so.
 
@@ -156,7 +158,7 @@ def _checked(result: Extraction, blocks: PageBlocks, match: Match | None, root) 
             how = f"layout {match.layout.id} matched at {match.similarity:.2f}, no fallback"
         if how:
             log.warning("%s: no main text found in %d letters of text (%s)", result.id, n, how)
-    return add_metadata(result, root)
+    return add_metadata(result, root, signals=stated)
 
 
 def extract_html(html: str | bytes, url: str | None = None, patterns: Patterns | str | Path | None = None) -> Extraction:

@@ -20,6 +20,7 @@ Which value wins:
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -43,14 +44,17 @@ class PageMetadata:
 
 
 def page_metadata(root, url: str | None = None, title: str | None = None, *, lang: str | None = None,
-                  reference: date | None = None) -> PageMetadata:
-    """The date and author of a parsed page (`stemmer.blocks.parse_html`) by its statements and its headline."""
+                  reference: date | None = None, signals: PageSignals | None = None) -> PageMetadata:
+    """The date and author of a parsed page (`stemmer.blocks.parse_html`) by its statements and its headline.
+
+    `signals`: the page's `page_signals`, where the caller has read them already.
+    """
     if root is None:
-        signals = page_signals(None, url)
+        signals = signals or page_signals(None, url)
         return PageMetadata(*(_date(signals, Visible())))
     if lang is None:
         lang = (root.get("lang") or "")[:2].lower() or None
-    signals = page_signals(root, url, lang=lang)
+    signals = signals or page_signals(root, url, lang=lang)
     shown = visible_metadata(root, title, lang=lang, reference=reference)
     return PageMetadata(*_date(signals, shown), *_author(signals, shown))
 
@@ -81,11 +85,16 @@ def _author(signals: PageSignals, shown: Visible) -> tuple[str | None, str | Non
     return None, None
 
 
-def add_metadata(result, root, *, lang: str | None = None, reference: date | None = None):
-    """`result` (an `Extraction`) with its empty date and author filled from the page; set ones stay."""
+def add_metadata(result, root, *, lang: str | None = None, reference: date | None = None,
+                 signals: Callable[[], PageSignals] | None = None):
+    """`result` (an `Extraction`) with its empty date and author filled from the page; set ones stay.
+
+    `signals`: a function giving the page's `page_signals` (read once per page by extract).
+    """
     if result.date is not None and result.author is not None:
         return result
-    meta = page_metadata(root, result.url, result.title, lang=lang, reference=reference)
+    meta = page_metadata(root, result.url, result.title, lang=lang, reference=reference,
+                         signals=signals() if signals is not None else None)
     changes = {}
     if result.date is None and meta.date is not None:
         changes.update(date=meta.date, date_from=meta.date_from)
