@@ -24,6 +24,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from stemmer.blocks import Block, PageBlocks, segment
+from stemmer.blocks.segment import walker_in_use
+
+try:  # STEMMER_WALKER=python also means the Python twins of these
+    from stemmer.blocks._walker import TableRecorder as _CompiledRecorder
+    from stemmer.classify._text_stats import text_stats as _compiled_text_stats
+except ImportError:  # no compiled extensions: the Python recorder and text statistics below
+    _CompiledRecorder = _compiled_text_stats = None
 
 GROUPS = ("pos", "tags", "attrs", "marks", "ratios", "text", "neigh", "embed")
 # The groups a model uses unless told otherwise: no embedding, and no `marks` (measured, not
@@ -46,6 +53,7 @@ STOP_WORDS = frozenset(
     "have he her his how i if in into is it its just more most my no not of on one or our out over she "
     "so some such than that the their them then there these they this to up was we were what when which "
     "who will with would you your".split())
+_LONGEST_STOP_WORD = max(map(len, STOP_WORDS))
 
 
 @dataclass(slots=True)
@@ -133,19 +141,34 @@ def page_table(root, *, walker: str | None = None) -> PageTable:
     Returns:
         The page table, whose blocks are exactly `segment(root)`'s; no blocks for None.
     """
-    table = _TableRecorder()
-    table.page = segment(root, recorder=table, walker=walker)
-    return PageTable(table.page, table.links, table.images, table.ancestors, table.elements, table.parent,
+    if _CompiledRecorder is not None and walker_in_use(walker) == "compiled":
+        table = _CompiledRecorder(_describe, _DESCRIBED)  # filled inside the compiled walk
+    else:
+        table = _TableRecorder()
+    page = segment(root, recorder=table, walker=walker)
+    return PageTable(page, table.links, table.images, table.ancestors, table.elements, table.parent,
                      table.comments, table.content)
 
 
-class _TableRecorder(PageTable):
-    """A page table filled in by `segment`'s walk (a `stemmer.blocks.walk.Recorder`)."""
+_KIND_CODE = {None: 0, "comment": 1, "content": 2}
+_DESCRIBED: dict = {}  # (tag, class, id) -> `_describe`'s answer: a site repeats its few many times
 
-    __slots__ = ("stack", "pending_links", "pending_images")
+
+def _describe(tag: str, cls: str | None, ident: str | None) -> tuple[tuple[str, tuple[str, ...]], int]:
+    """An element's entry of `PageTable.elements`, and 1 where it holds a comment section, 2 an article's body."""
+    return (tag, _attr_words(cls, ident)), _KIND_CODE[_element_kind(cls, ident) if cls or ident else None]
+
+
+class _TableRecorder:
+    """A page table's lists filled in by `segment`'s walk (a `stemmer.blocks.walk.Recorder`).
+
+    The Python twin of `stemmer.blocks._walker.TableRecorder`.
+    """
+
+    __slots__ = ("links", "images", "ancestors", "elements", "parent", "comments", "content", "stack",
+                 "pending_links", "pending_images")
 
     def __init__(self) -> None:
-        super().__init__(PageBlocks(()))
         self.clear()
 
     def clear(self) -> None:
@@ -159,16 +182,21 @@ class _TableRecorder(PageTable):
             self.pending_links += 1
         elif tag == "img":
             self.pending_images += 1
+        key = (tag, cls, ident)
+        described = _DESCRIBED.get(key)
+        if described is None:
+            if len(_DESCRIBED) > 100_000:
+                _DESCRIBED.clear()
+            described = _DESCRIBED[key] = _describe(tag, cls, ident)
         stack = self.stack
+        e = len(self.elements)
         self.parent.append(stack[-1] if stack else -1)
-        stack.append(len(self.elements))
-        self.elements.append((tag, _attr_words(cls, ident)))
-        if cls or ident:
-            kind = _element_kind(cls, ident)
-            if kind == "comment":
-                self.comments.add(stack[-1])
-            elif kind == "content":
-                self.content.add(stack[-1])
+        stack.append(e)
+        self.elements.append(described[0])
+        if described[1] == 1:
+            self.comments.add(e)
+        elif described[1] == 2:
+            self.content.add(e)
 
     def close(self) -> None:
         self.stack.pop()
@@ -470,6 +498,10 @@ def _text_stats(blocks: Sequence[Block], title: str) -> np.ndarray:
     counts = Counter(b.text for b in blocks)
     title_words = set(_words(title))
     title_sig = " ".join(title.lower().split())
+    if _compiled_text_stats is not None and walker_in_use() == "compiled":
+        return _compiled_text_stats([b.text for b in blocks], [b.weight for b in blocks],
+                                    [counts[b.text] for b in blocks], MAX_TEXT, STOP_WORDS, _LONGEST_STOP_WORD,
+                                    title_words, title_sig)
     rows = []
     for b in blocks:
         text = b.text[:MAX_TEXT]
