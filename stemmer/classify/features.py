@@ -152,11 +152,28 @@ def page_table(root, *, walker: str | None = None) -> PageTable:
 
 _KIND_CODE = {None: 0, "comment": 1, "content": 2}
 _DESCRIBED: dict = {}  # (tag, class, id) -> `_describe`'s answer: a site repeats its few many times
+_VALUES: dict[str, tuple[tuple[str, ...], int]] = {}  # class or id -> its words and kind: sites share many
 
 
 def _describe(tag: str, cls: str | None, ident: str | None) -> tuple[tuple[str, tuple[str, ...]], int]:
-    """An element's entry of `PageTable.elements`, and 1 where it holds a comment section, 2 an article's body."""
-    return (tag, _attr_words(cls, ident)), _KIND_CODE[_element_kind(cls, ident) if cls or ident else None]
+    """An element's entry of `PageTable.elements`, and 1 where it holds a comment section, 2 an article's body.
+
+    `_attr_words` and `_element_kind` of the element, from those of its class and id
+    (a comment token in either wins, as in `_element_kind`).
+    """
+    cls_words, cls_kind = _value(cls) if cls else ((), 0)
+    id_words, id_kind = _value(ident) if ident else ((), 0)
+    kind = 1 if 1 in (cls_kind, id_kind) else max(cls_kind, id_kind)
+    return (tag, cls_words + id_words if id_words else cls_words), kind
+
+
+def _value(value: str) -> tuple[tuple[str, ...], int]:
+    known = _VALUES.get(value)
+    if known is None:
+        if len(_VALUES) > 100_000:
+            _VALUES.clear()
+        known = _VALUES[value] = _attr_words(value, None), _KIND_CODE[_element_kind(value, None)]
+    return known
 
 
 class _TableRecorder:
@@ -365,8 +382,9 @@ class _Stats:
     def __init__(self, table: PageTable) -> None:
         self.blocks = blocks = table.blocks
         self.n = n = len(blocks)
-        self.weight = np.array([b.weight for b in blocks], dtype=np.float64)
-        self.anchor = np.array([b.anchor_weight for b in blocks], dtype=np.float64)
+        weights, anchors = [b.weight for b in blocks], [b.anchor_weight for b in blocks]
+        self.weight = np.array(weights, dtype=np.float64)
+        self.anchor = np.array(anchors, dtype=np.float64)
         self.links = np.array(table.links, dtype=np.float64)
         self.images = np.array(table.images, dtype=np.float64)
         self.total_weight = float(self.weight.sum())
@@ -374,16 +392,16 @@ class _Stats:
         self.ends = np.array(ends, dtype=np.float64)
         # "Good" text: prose-like blocks (few links, a sentence end or long), the
         # mass a readability-style main-container search looks for.
-        good = [w if (a * 3 <= w and (e or w >= 80)) else 0.0
-                for w, a, e in zip(self.weight, self.anchor, ends)]
-        self.good = np.array(good)
+        good = [w if (a * 3 <= w and (e or w >= 80)) else 0.0 for w, a, e in zip(weights, anchors, ends)]
+        self.good = np.array(good, dtype=np.float64)
         # The element tree, by depth, for sums down from the root and up from the blocks.
         n_el = len(table.elements)
         parent = np.array(table.parent, dtype=np.int64).reshape(n_el)
-        depth = np.zeros(n_el, dtype=np.int64)
+        depths = [0] * n_el
         for e, p in enumerate(table.parent):
             if p >= 0:
-                depth[e] = depth[p] + 1
+                depths[e] = depths[p] + 1
+        depth = np.array(depths, dtype=np.int64).reshape(n_el)
         order = np.argsort(depth, kind="stable")
         bounds = np.searchsorted(depth[order], np.arange(int(depth.max(initial=0)) + 2))
         self._levels = [order[bounds[d]:bounds[d + 1]] for d in range(1, len(bounds) - 1)]
@@ -417,17 +435,18 @@ class _Stats:
             main = node
         self.main = main
         # Containers: per block, the nearest LEVELS enclosing elements that hold more blocks.
-        levels = np.full((n, LEVELS), -1, dtype=np.int64)
-        for r, anc in enumerate(table.ancestors):
+        held = sums[:, 4].tolist()  # blocks in each element
+        levels = [[-1] * LEVELS for _ in range(n)]
+        for row, anc in zip(levels, table.ancestors):
             have, k = 1.0, 0
             for i in reversed(anc):
-                if sums[i, 4] > have:
-                    levels[r, k] = i
-                    have = sums[i, 4]
+                if held[i] > have:
+                    row[k] = i
+                    have = held[i]
                     k += 1
                     if k == LEVELS:
                         break
-        self.levels = levels
+        self.levels = np.array(levels, dtype=np.int64).reshape(n, LEVELS)
         self.in_main = np.array([float(main >= 0 and main in anc) for anc in table.ancestors])
         self.parent = np.array([anc[-1] if anc else -1 for anc in table.ancestors])
 
