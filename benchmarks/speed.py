@@ -286,7 +286,7 @@ def end_to_end(args) -> None:
 
     print(f"\nCPU seconds, best of {args.repeat}; stemmer net of start-up (a run on all pages less a run on the "
           f"first), trafilatura and lxml in one process on the same pages")
-    head = f"{'pages':26} {'input':6} {'mode':14} {'pages':>6} {'start s':>7} {'pages/s':>8} {'x parse':>8} " \
+    head = f"{'set':26} {'input':6} {'mode':14} {'pages':>6} {'start s':>7} {'pages/s':>8} {'x parse':>8} " \
            f"{'x trafilatura':>13}"
     print(head)
     for g, (label, pages, _) in enumerate(groups):
