@@ -26,11 +26,15 @@ import numpy as np
 from stemmer.blocks import Block, PageBlocks, segment
 from stemmer.blocks.segment import walker_in_use
 
-try:  # STEMMER_WALKER=python also means the Python twins of these
+# Compiled where the install built them, else the Python twins below (STEMMER_WALKER=python also means these).
+try:
     from stemmer.blocks._walker import TableRecorder as _CompiledRecorder
+except ImportError:
+    _CompiledRecorder = None
+try:
     from stemmer.classify._text_stats import text_stats as _compiled_text_stats
-except ImportError:  # no compiled extensions: the Python recorder and text statistics below
-    _CompiledRecorder = _compiled_text_stats = None
+except ImportError:
+    _compiled_text_stats = None
 
 GROUPS = ("pos", "tags", "attrs", "marks", "ratios", "text", "neigh", "embed")
 # The groups a model uses unless told otherwise: no embedding, and no `marks` (measured, not
