@@ -16,14 +16,31 @@ walkers must give the same extractions.
 
     python benchmarks/speed.py                       # jekyll_sites + web_sites
     python benchmarks/speed.py --sets jekyll_sites   # any sets of ../shared/data
+
+End to end (``--end-to-end``): the command line as a user runs it,
+``python -m stemmer extract INPUT -o OUT`` in a process of its own, on JSON
+Lines (.jsonl.gz), a WARC (.warc.gz) and a wget mirror tree of the same pages:
+patterns only (``--no-fallback``) and as shipped on the test pages of the
+pattern sets (patterns from ``stemmer analyze`` of their train pages), and
+no patterns (the fallback alone) on the fallback sets' pages.  Net of
+start-up: the CPU seconds of a run on all pages less those of a run on the
+first page, per page written.  Beside it, in this process and the same run,
+trafilatura's extraction and lxml's bare parse of the same pages.
+
+    python benchmarks/speed.py --end-to-end          # jekyll_sites + web_sites; mceb, dragnet
+    python benchmarks/speed.py --end-to-end --fallback-sets mceb --inputs jsonl
 """
 from __future__ import annotations
 
 import argparse
 import gzip
 import importlib
+import io
 import json
 import logging
+import os
+import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -60,9 +77,17 @@ def timed(run) -> float:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    ap.add_argument("--sets", nargs="+", default=["jekyll_sites", "web_sites"])
+    ap.add_argument("--sets", nargs="*", default=["jekyll_sites", "web_sites"])
     ap.add_argument("--repeat", type=int, default=3, help="timed runs of each (best kept)")
+    ap.add_argument("--end-to-end", action="store_true", help="time the command line on files (see above)")
+    ap.add_argument("--fallback-sets", nargs="*", default=["mceb", "dragnet"],
+                    help="with --end-to-end: sets extracted without patterns")
+    ap.add_argument("--inputs", nargs="+", default=list(INPUTS), choices=list(INPUTS),
+                    help="with --end-to-end: input formats")
     args = ap.parse_args()
+    if args.end_to_end:
+        end_to_end(args)
+        return
 
     import trafilatura
     logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
@@ -113,6 +138,170 @@ def main() -> None:
     for name, s in times.items():
         pps = len(test) / s
         print(f"{name:44} {pps:11.0f} {pps / parse_pps:8.2f} {pps / traf_pps:14.1f}")
+
+
+# End to end: the command line on files ------------------------------------------------------------
+
+INPUTS = {"jsonl": "pages.jsonl.gz", "warc": "pages.warc.gz", "wget": "mirror"}
+
+
+def page_url(d: dict) -> str:
+    return d.get("url") or f"http://{d['site']}/page/{d['id']}"
+
+
+def write_jsonl(path: Path, pages: list[dict]) -> None:
+    with gzip.open(path, "wt", encoding="utf-8") as f:
+        for d in pages:
+            f.write(json.dumps({k: d.get(k) for k in ("id", "url", "site", "html")}, ensure_ascii=False) + "\n")
+
+
+def write_warc(path: Path, pages: list[dict]) -> None:
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+    with open(path, "wb") as out:
+        writer = WARCWriter(out, gzip=True)
+        for d in pages:
+            body = d["html"].encode("utf-8")
+            headers = StatusAndHeaders("200 OK", [("Content-Type", "text/html; charset=utf-8"),
+                                                  ("Content-Length", str(len(body)))], protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record(page_url(d), "response", payload=io.BytesIO(body),
+                                                          http_headers=headers))
+
+
+def write_mirror(root: Path, pages: list[dict]) -> None:
+    """A wget-like tree: host/path, ``index.html`` for a folder, ``.html`` added where the name has none."""
+    taken: set[Path] = set()
+    for d in pages:
+        url = page_url(d)
+        host, _, path = url.split("://", 1)[-1].partition("/")
+        path = re.sub(r"[^\w./-]", "_", path.split("#", 1)[0])
+        parts = [p[:100] for p in path.split("/") if p not in ("", ".", "..")]
+        if not parts or path.endswith("/"):
+            parts.append("index.html")
+        if not parts[-1].endswith((".html", ".htm")):
+            parts[-1] += ".html"
+        rel = Path(re.sub(r"[^\w.-]", "_", host) or "host", *parts)
+        n = 1
+        while rel in taken or any(p in taken for p in rel.parents):
+            rel, n = rel.with_name(f"{n}-{rel.name}"), n + 1
+        taken.add(rel)
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(d["html"], encoding="utf-8")
+
+
+def write_inputs(folder: Path, pages: list[dict], formats: list[str]) -> None:
+    """The pages in each input format, and the first page alone (the start-up run) beside them."""
+    for sub, chosen in (("all", pages), ("one", pages[:1])):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+        if "jsonl" in formats:
+            write_jsonl(folder / sub / INPUTS["jsonl"], chosen)
+        if "warc" in formats:
+            write_warc(folder / sub / INPUTS["warc"], chosen)
+        if "wget" in formats:
+            write_mirror(folder / sub / INPUTS["wget"], chosen)
+
+
+def read_set(name: str) -> list[dict]:
+    with gzip.open(SHARED / "data" / name / "pages.jsonl.gz", "rt", encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+def cli_cpu(args: list[str], cwd: Path, out: Path) -> tuple[float, int]:
+    """CPU seconds of ``python -m stemmer extract ARGS -o OUT`` and the records it wrote."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([sys.executable, "-m", "stemmer", "extract", *args, "-q", "-o", str(out)], cwd=cwd, check=True,
+                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with open(out, "rb") as f:
+        records = sum(1 for _ in f)
+    return after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, records
+
+
+def end_to_end(args) -> None:
+    import trafilatura
+    logging.getLogger("trafilatura").setLevel(logging.CRITICAL)
+    logging.getLogger("htmldate").setLevel(logging.CRITICAL)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        groups = []  # (label, pages, [(mode, extra CLI args)])
+        if args.sets:
+            train, test = [], []
+            for name in args.sets:
+                split = work / f"{name}.split.json"
+                subprocess.run([sys.executable, str(SHARED / "tools" / "split.py"), str(SHARED / "data" / name),
+                                "-o", str(split)], check=True, capture_output=True)
+                sides = json.loads(split.read_text())
+                pages = {d["id"]: d for d in read_set(name)}
+                train += [pages[i] for i in sides["train"]]
+                test += [pages[i] for i in sides["test"]]
+            write_jsonl(work / "train.jsonl.gz", train)
+            t0 = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "stemmer", "analyze", str(work / "train.jsonl.gz"), "-q",
+                            "-o", str(work / "patterns")], check=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+            print(f"patterns: analyze of {len(train)} train pages of {' + '.join(args.sets)}: "
+                  f"{time.perf_counter() - t0:.0f} s")
+            patterns = str(work / "patterns")
+            groups.append((" + ".join(args.sets) + " test", test,
+                           [("patterns only", ["-p", patterns, "--no-fallback"]), ("as shipped", ["-p", patterns])]))
+        for name in args.fallback_sets:
+            groups.append((name, read_set(name), [("no patterns", [])]))
+
+        runs = []  # (group, fmt, mode, args for all pages, args for one page)
+        for g, (label, pages, modes) in enumerate(groups):
+            folder = work / f"input{g}"
+            write_inputs(folder, pages, args.inputs)
+            for fmt in args.inputs:
+                for mode, extra in modes:
+                    runs.append((g, fmt, mode, extra + [str(folder / "all" / INPUTS[fmt])],
+                                 extra + [str(folder / "one" / INPUTS[fmt])]))
+        cwd = work / "cwd"  # no ./patterns here: no patterns means none
+        cwd.mkdir()
+
+        def peers(pages: list[dict]) -> tuple[float, float]:
+            roots = [p["html"] for p in pages]
+            t0 = time.process_time()
+            for html in roots:
+                parse_html(html)
+            parse_s = time.process_time() - t0
+            t0 = time.process_time()
+            for d in pages:
+                trafilatura.extract(d["html"], url=d.get("url"), output_format="txt", with_metadata=False,
+                                    include_comments=False)
+            return parse_s, time.process_time() - t0
+
+        trafilatura.extract(groups[0][1][0]["html"])  # warm-up
+        best: dict = {}
+        for _ in range(args.repeat):
+            for g, (label, pages, _) in enumerate(groups):
+                parse_s, traf_s = peers(pages)
+                best[("parse", g)] = min(best.get(("parse", g), float("inf")), parse_s)
+                best[("trafilatura", g)] = min(best.get(("trafilatura", g), float("inf")), traf_s)
+            for i, (g, fmt, mode, all_args, one_args) in enumerate(runs):
+                cpu_all, n_all = cli_cpu(all_args, cwd, work / "out.jsonl")
+                cpu_one, n_one = cli_cpu(one_args, cwd, work / "out.jsonl")
+                net = max(cpu_all - cpu_one, 1e-9)
+                if ("run", i) not in best or net < best[("run", i)][0]:
+                    best[("run", i)] = (net, n_all - n_one, cpu_one)
+
+    print(f"\nCPU seconds, best of {args.repeat}; stemmer net of start-up (a run on all pages less a run on the "
+          f"first), trafilatura and lxml in one process on the same pages")
+    head = f"{'set':26} {'input':6} {'mode':14} {'pages':>6} {'start s':>7} {'pages/s':>8} {'x parse':>8} " \
+           f"{'x trafilatura':>13}"
+    print(head)
+    for g, (label, pages, _) in enumerate(groups):
+        parse_pps = len(pages) / best[("parse", g)]
+        traf_pps = len(pages) / best[("trafilatura", g)]
+        print(f"{label:26} {'':6} {'lxml parse (bare)':14} {len(pages):6} {'':>7} {parse_pps:8.0f} {1:8.2f} "
+              f"{parse_pps / traf_pps:13.1f}")
+        print(f"{label:26} {'':6} {'trafilatura':14} {len(pages):6} {'':>7} {traf_pps:8.0f} "
+              f"{traf_pps / parse_pps:8.2f} {1:13.1f}")
+        for i, (rg, fmt, mode, _, _) in enumerate(runs):
+            if rg == g:
+                net, n, start = best[("run", i)]
+                pps = n / net
+                print(f"{label:26} {fmt:6} {mode:14} {n:6} {start:7.2f} {pps:8.0f} {pps / parse_pps:8.2f} "
+                      f"{pps / traf_pps:13.1f}")
 
 
 if __name__ == "__main__":

@@ -301,12 +301,83 @@ cdef inline bint _is_pre(tuple path):
 cdef dict _ENCODINGS = {}  # (tag, class, id) -> encoding: a site repeats its few many times
 
 
+cdef class TableRecorder:
+    """A `stemmer.blocks.walk.Recorder` that the compiled walk fills without a Python call per element.
+
+    It records what the classifier's page table (`stemmer.classify.features`)
+    holds: per block its links, images and open elements; per element its
+    parent and its description.  `describe(tag, cls, ident)` gives an element's
+    (element, kind), kind 1 for a comment section, 2 for an article's body, else
+    0; `memo` remembers it for each (tag, class, id), which a site repeats.  Any
+    walker can drive it through the Recorder methods.
+    """
+
+    cdef public list links, images, ancestors, elements, parent
+    cdef public set comments, content
+    cdef list stack
+    cdef long pending_links, pending_images
+    cdef object describe
+    cdef dict memo
+
+    def __init__(self, describe, dict memo):
+        self.describe, self.memo = describe, memo
+        self.clear()
+
+    def clear(self):
+        self.links, self.images, self.ancestors = [], [], []
+        self.elements, self.parent, self.comments, self.content = [], [], set(), set()
+        self.stack = []
+        self.pending_links = self.pending_images = 0
+
+    def open(self, str tag, cls, ident):
+        self._open(tag, cls, ident)
+
+    def close(self):
+        self.stack.pop()
+
+    def boundary(self):
+        self.pending_links = self.pending_images = 0
+
+    def block(self):
+        self._block()
+
+    cdef int _open(self, str tag, object cls, object ident) except -1:
+        cdef tuple key = (tag, cls, ident)
+        cdef tuple described = self.memo.get(key)
+        cdef Py_ssize_t e = len(self.elements)
+        cdef int kind
+        if described is None:
+            if len(self.memo) > 100_000:
+                self.memo.clear()
+            described = self.memo[key] = tuple(self.describe(tag, cls, ident))
+        if tag == "a":
+            self.pending_links += 1
+        elif tag == "img":
+            self.pending_images += 1
+        self.parent.append(self.stack[len(self.stack) - 1] if self.stack else -1)
+        self.stack.append(e)
+        self.elements.append(described[0])
+        kind = described[1]
+        if kind == 1:
+            self.comments.add(e)
+        elif kind == 2:
+            self.content.add(e)
+        return 0
+
+    cdef inline int _block(self) except -1:
+        self.links.append(self.pending_links)
+        self.images.append(self.pending_images)
+        self.ancestors.append(tuple(self.stack))
+        return 0
+
+
 cdef class _Walk:
     """The state of one walk: the blocks cut so far and the block being read (UTF-8 bytes, as libxml2 holds it)."""
 
     cdef list blocks, links, paths
     cdef Buf buf, anchor, scratch
     cdef object recorder
+    cdef TableRecorder table  # the recorder, when it is one (called in C)
     cdef bint with_links, skip_hidden
     cdef int in_anchor
     cdef long hidden_weight
@@ -314,6 +385,7 @@ cdef class _Walk:
     def __init__(self, bint with_links, bint skip_hidden, recorder):
         self.blocks, self.links, self.paths = [], [], [()]
         self.recorder = recorder
+        self.table = recorder if isinstance(recorder, TableRecorder) else None
         self.with_links = with_links
         self.skip_hidden = skip_hidden
         self.in_anchor = 0
@@ -348,14 +420,18 @@ cdef class _Walk:
         self.anchor.len = 0
         if text and weight:
             self.blocks.append(Block(path, text, weight, anchor_weight))
-            if self.recorder is not None:
+            if self.table is not None:
+                self.table._block()
+            elif self.recorder is not None:
                 self.recorder.block()
         return 0
 
     cdef int boundary(self) except -1:
         if self.buf.len:
             self.flush(<tuple>self.paths[len(self.paths) - 1])
-        if self.recorder is not None:
+        if self.table is not None:
+            self.table.pending_links = self.table.pending_images = 0
+        elif self.recorder is not None:
             self.recorder.boundary()
         return 0
 
@@ -451,7 +527,10 @@ cdef class _Walk:
                 tag = _tag(node)
                 cls = _attr(node, "class")
                 ident = _attr(node, "id")
-            self.recorder.open(tag, cls, ident)
+            if self.table is not None:
+                self.table._open(tag, cls, ident)
+            else:
+                self.recorder.open(tag, cls, ident)
         self.read(node.children)
         return True
 
@@ -465,7 +544,9 @@ cdef class _Walk:
                 self.paths.pop()
             elif kind == ANCHOR:
                 self.in_anchor -= 1
-            if self.recorder is not None:
+            if self.table is not None:
+                self.table.stack.pop()
+            elif self.recorder is not None:
                 self.recorder.close()
         self.read(node.next)
         return 0

@@ -45,6 +45,11 @@ def _chosen_walker() -> tuple[str, str | None]:
 WALKER, WALKER_ERROR = _chosen_walker()  # the walker in use ("compiled" or "python"), and a bad request
 
 
+def walker_in_use(walker: str | None = None) -> str:
+    """The walker `segment(..., walker=walker)` runs."""
+    return walker or WALKER
+
+
 def segment(root, *, with_links: bool = False, recorder: Recorder | None = None,
             walker: str | None = None) -> PageBlocks:
     """Cut the parsed page `root` into blocks in document order.

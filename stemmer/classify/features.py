@@ -24,6 +24,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from stemmer.blocks import Block, PageBlocks, segment
+from stemmer.blocks.segment import walker_in_use
+
+# Compiled where the install built them, else the Python twins below (STEMMER_WALKER=python also means these).
+try:
+    from stemmer.blocks._walker import TableRecorder as _CompiledRecorder
+except ImportError:
+    _CompiledRecorder = None
+try:
+    from stemmer.classify._text_stats import text_stats as _compiled_text_stats
+except ImportError:
+    _compiled_text_stats = None
 
 GROUPS = ("pos", "tags", "attrs", "marks", "ratios", "text", "neigh", "embed")
 # The groups a model uses unless told otherwise: no embedding, and no `marks` (measured, not
@@ -46,6 +57,7 @@ STOP_WORDS = frozenset(
     "have he her his how i if in into is it its just more most my no not of on one or our out over she "
     "so some such than that the their them then there these they this to up was we were what when which "
     "who will with would you your".split())
+_LONGEST_STOP_WORD = max(map(len, STOP_WORDS))
 
 
 @dataclass(slots=True)
@@ -133,19 +145,51 @@ def page_table(root, *, walker: str | None = None) -> PageTable:
     Returns:
         The page table, whose blocks are exactly `segment(root)`'s; no blocks for None.
     """
-    table = _TableRecorder()
-    table.page = segment(root, recorder=table, walker=walker)
-    return PageTable(table.page, table.links, table.images, table.ancestors, table.elements, table.parent,
+    if _CompiledRecorder is not None and walker_in_use(walker) == "compiled":
+        table = _CompiledRecorder(_describe, _DESCRIBED)  # filled inside the compiled walk
+    else:
+        table = _TableRecorder()
+    page = segment(root, recorder=table, walker=walker)
+    return PageTable(page, table.links, table.images, table.ancestors, table.elements, table.parent,
                      table.comments, table.content)
 
 
-class _TableRecorder(PageTable):
-    """A page table filled in by `segment`'s walk (a `stemmer.blocks.walk.Recorder`)."""
+_KIND_CODE = {None: 0, "comment": 1, "content": 2}
+_DESCRIBED: dict = {}  # (tag, class, id) -> `_describe`'s answer: a site repeats its few many times
+_VALUES: dict[str, tuple[tuple[str, ...], int]] = {}  # class or id -> its words and kind: sites share many
 
-    __slots__ = ("stack", "pending_links", "pending_images")
+
+def _describe(tag: str, cls: str | None, ident: str | None) -> tuple[tuple[str, tuple[str, ...]], int]:
+    """An element's entry of `PageTable.elements`, and 1 where it holds a comment section, 2 an article's body.
+
+    `_attr_words` and `_element_kind` of the element, from those of its class and id
+    (a comment token in either wins, as in `_element_kind`).
+    """
+    cls_words, cls_kind = _value(cls) if cls else ((), 0)
+    id_words, id_kind = _value(ident) if ident else ((), 0)
+    kind = 1 if 1 in (cls_kind, id_kind) else max(cls_kind, id_kind)
+    return (tag, cls_words + id_words if id_words else cls_words), kind
+
+
+def _value(value: str) -> tuple[tuple[str, ...], int]:
+    known = _VALUES.get(value)
+    if known is None:
+        if len(_VALUES) > 100_000:
+            _VALUES.clear()
+        known = _VALUES[value] = _attr_words(value, None), _KIND_CODE[_element_kind(value, None)]
+    return known
+
+
+class _TableRecorder:
+    """A page table's lists filled in by `segment`'s walk (a `stemmer.blocks.walk.Recorder`).
+
+    The Python twin of `stemmer.blocks._walker.TableRecorder`.
+    """
+
+    __slots__ = ("links", "images", "ancestors", "elements", "parent", "comments", "content", "stack",
+                 "pending_links", "pending_images")
 
     def __init__(self) -> None:
-        super().__init__(PageBlocks(()))
         self.clear()
 
     def clear(self) -> None:
@@ -159,16 +203,21 @@ class _TableRecorder(PageTable):
             self.pending_links += 1
         elif tag == "img":
             self.pending_images += 1
+        key = (tag, cls, ident)
+        described = _DESCRIBED.get(key)
+        if described is None:
+            if len(_DESCRIBED) > 100_000:
+                _DESCRIBED.clear()
+            described = _DESCRIBED[key] = _describe(tag, cls, ident)
         stack = self.stack
+        e = len(self.elements)
         self.parent.append(stack[-1] if stack else -1)
-        stack.append(len(self.elements))
-        self.elements.append((tag, _attr_words(cls, ident)))
-        if cls or ident:
-            kind = _element_kind(cls, ident)
-            if kind == "comment":
-                self.comments.add(stack[-1])
-            elif kind == "content":
-                self.content.add(stack[-1])
+        stack.append(e)
+        self.elements.append(described[0])
+        if described[1] == 1:
+            self.comments.add(e)
+        elif described[1] == 2:
+            self.content.add(e)
 
     def close(self) -> None:
         self.stack.pop()
@@ -337,8 +386,9 @@ class _Stats:
     def __init__(self, table: PageTable) -> None:
         self.blocks = blocks = table.blocks
         self.n = n = len(blocks)
-        self.weight = np.array([b.weight for b in blocks], dtype=np.float64)
-        self.anchor = np.array([b.anchor_weight for b in blocks], dtype=np.float64)
+        weights, anchors = [b.weight for b in blocks], [b.anchor_weight for b in blocks]
+        self.weight = np.array(weights, dtype=np.float64)
+        self.anchor = np.array(anchors, dtype=np.float64)
         self.links = np.array(table.links, dtype=np.float64)
         self.images = np.array(table.images, dtype=np.float64)
         self.total_weight = float(self.weight.sum())
@@ -346,16 +396,16 @@ class _Stats:
         self.ends = np.array(ends, dtype=np.float64)
         # "Good" text: prose-like blocks (few links, a sentence end or long), the
         # mass a readability-style main-container search looks for.
-        good = [w if (a * 3 <= w and (e or w >= 80)) else 0.0
-                for w, a, e in zip(self.weight, self.anchor, ends)]
-        self.good = np.array(good)
+        good = [w if (a * 3 <= w and (e or w >= 80)) else 0.0 for w, a, e in zip(weights, anchors, ends)]
+        self.good = np.array(good, dtype=np.float64)
         # The element tree, by depth, for sums down from the root and up from the blocks.
         n_el = len(table.elements)
         parent = np.array(table.parent, dtype=np.int64).reshape(n_el)
-        depth = np.zeros(n_el, dtype=np.int64)
+        depths = [0] * n_el
         for e, p in enumerate(table.parent):
             if p >= 0:
-                depth[e] = depth[p] + 1
+                depths[e] = depths[p] + 1
+        depth = np.array(depths, dtype=np.int64).reshape(n_el)
         order = np.argsort(depth, kind="stable")
         bounds = np.searchsorted(depth[order], np.arange(int(depth.max(initial=0)) + 2))
         self._levels = [order[bounds[d]:bounds[d + 1]] for d in range(1, len(bounds) - 1)]
@@ -389,17 +439,18 @@ class _Stats:
             main = node
         self.main = main
         # Containers: per block, the nearest LEVELS enclosing elements that hold more blocks.
-        levels = np.full((n, LEVELS), -1, dtype=np.int64)
-        for r, anc in enumerate(table.ancestors):
+        held = sums[:, 4].tolist()  # blocks in each element
+        levels = [[-1] * LEVELS for _ in range(n)]
+        for row, anc in zip(levels, table.ancestors):
             have, k = 1.0, 0
             for i in reversed(anc):
-                if sums[i, 4] > have:
-                    levels[r, k] = i
-                    have = sums[i, 4]
+                if held[i] > have:
+                    row[k] = i
+                    have = held[i]
                     k += 1
                     if k == LEVELS:
                         break
-        self.levels = levels
+        self.levels = np.array(levels, dtype=np.int64).reshape(n, LEVELS)
         self.in_main = np.array([float(main >= 0 and main in anc) for anc in table.ancestors])
         self.parent = np.array([anc[-1] if anc else -1 for anc in table.ancestors])
 
@@ -470,6 +521,10 @@ def _text_stats(blocks: Sequence[Block], title: str) -> np.ndarray:
     counts = Counter(b.text for b in blocks)
     title_words = set(_words(title))
     title_sig = " ".join(title.lower().split())
+    if _compiled_text_stats is not None and walker_in_use() == "compiled":
+        return _compiled_text_stats([b.text for b in blocks], [b.weight for b in blocks],
+                                    [counts[b.text] for b in blocks], MAX_TEXT, STOP_WORDS, _LONGEST_STOP_WORD,
+                                    title_words, title_sig)
     rows = []
     for b in blocks:
         text = b.text[:MAX_TEXT]

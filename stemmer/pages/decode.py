@@ -98,7 +98,7 @@ def skip_reason(data: bytes | str) -> str | None:
     Binary is told by a file type's magic number, or by the share of control
     characters in the first 8 KB (`BINARY_CONTROL_SHARE`, `BINARY_NUL_SHARE`), never by one byte.
     """
-    if not data.strip():
+    if not data or data.isspace():  # `not data.strip()`, without a copy of the page
         return "empty"
     if len(data) > MAX_PAGE_BYTES:
         return f"larger than {MAX_PAGE_BYTES >> 20} MiB"

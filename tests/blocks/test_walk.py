@@ -32,7 +32,7 @@ def assert_same_walk(root) -> None:
     assert segment(root, with_links=True, walker="compiled") == python
     table, other = page_table(root, walker="python"), page_table(root, walker="compiled")
     assert table.page == other.page
-    for name in ("links", "images", "ancestors", "elements", "parent", "comments"):
+    for name in ("links", "images", "ancestors", "elements", "parent", "comments", "content"):
         assert getattr(table, name) == getattr(other, name), name
 
 

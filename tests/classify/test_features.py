@@ -96,3 +96,30 @@ def test_blocks_inside_an_element_named_as_an_article_body_are_marked():
     assert f.names == ["in_content", "content_share", "in_largest_content", "content_elements"]
     assert X[:, 0].tolist() == [0, 1, 1, 0]  # a comment body is not an article body
     assert X[1, 2] == 1 and 0 < X[1, 1] < 1
+
+
+def test_compiled_text_statistics_equal_the_python_ones_to_the_bit():
+    import random
+
+    from stemmer.blocks.block import Block
+    from stemmer.classify import features
+    if features._compiled_text_stats is None:
+        pytest.skip("the compiled text statistics are not built")
+    # the characters each statistic looks at, and look-alikes: other digits and spaces, cased
+    # letters whose lower case grows ("İ"), CJK, full-width punctuation
+    pool = list("aZ _-19 20 07.,;:!?|»·©\"'”’)…，。；：！？、\u00a0\u2003\u3000\n\tİßΣ١٢٣٤߀२०१९字カ한\uf900") + [
+        "Copyright", "the ", "The ", "would ", "2019", "1999a", "_2020", "x1987", "ABOUT "]
+    rng = random.Random(7)
+    for _ in range(300):
+        texts = ["".join(rng.choice(pool) for _ in range(rng.randint(1, 60))) for _ in range(rng.randint(1, 8))]
+        texts.append("x" * 1200 + "2019.")  # past MAX_TEXT
+        texts.append(texts[0])  # a repeat
+        blocks = [Block((), t, rng.randint(1, 500), 0) for t in texts]
+        title = rng.choice(["", texts[0], " ".join(texts[1].upper().split()), "The 2019 news, ABOUT x"])
+        compiled = features._text_stats(blocks, title)
+        features._compiled_text_stats, kept = None, features._compiled_text_stats
+        try:
+            python = features._text_stats(blocks, title)
+        finally:
+            features._compiled_text_stats = kept
+        assert compiled.tobytes() == python.tobytes(), (texts, title)

@@ -1,5 +1,7 @@
 import logging
 
+import pytest
+
 from stemmer.pages.jsonl import read_jsonl
 
 
@@ -23,3 +25,26 @@ def test_truncated_gzip_warns_after_good_lines(write_jsonl, html, caplog):
     with caplog.at_level(logging.WARNING, logger="stemmer"):
         assert len(list(read_jsonl(path))) >= 1
     assert "truncated or damaged after line" in caplog.text
+
+
+def test_lines_read_the_same_with_and_without_orjson(tmp_path, monkeypatch, html):
+    from stemmer.pages import jsonl
+
+    lines = [b'{"url": "http://e.com/a", "html": "<p>\\u00e9 caf\xc3\xa9</p>", "id": 12345678901234567890123}',
+             b'{"url": "http://e.com/b", "html": "<p>lone \\ud800 surrogate</p>"}',  # json takes it, orjson not
+             b'{"url": "http://e.com/c", "html": "<p>nan</p>", "site": NaN}',
+             b'\xef\xbb\xbf{"url": "http://e.com/d", "html": "<p>bom</p>"}',
+             '{"url": "http://e.com/e", "html": "<p>utf-16</p>"}'.encode("utf-16"),
+             b'{"url": "http://e.com/f", "html": "<p>dup</p>", "html": "<p>last</p>"}',
+             b'{"url": "http://e.com/g", "html": 1}', b"[1, 2]", b"{bad"]
+    path = tmp_path / "p.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+
+    def pages():
+        return [(p.id, p.url, p.site, p.html) for p in jsonl.read_jsonl(path)]
+
+    if jsonl._orjson_loads is None:
+        pytest.skip("orjson is not installed")
+    fast = pages()
+    monkeypatch.setattr(jsonl, "_orjson_loads", None)
+    assert fast == pages() and len(fast) >= 4

@@ -1,0 +1,137 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""The classifier's per-block text statistics (`stemmer.classify.features._text_stats`), compiled.
+
+One pass over each block's characters instead of a regex per statistic; the
+same counts by the same character classes (Python's ``\\w``, ``\\d``,
+``str.isspace``, ``str.isupper``), so the same numbers to the last bit.
+"""
+from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, Py_UNICODE_ISUPPER
+from libc.math cimport log, log1p
+
+import numpy as np
+
+cdef str _PUNCT = ".,;:!?，。；：！？、"
+cdef str _END_PUNCT = ".!?:;\"'”’。！？…)"
+
+
+cdef inline bint _word(Py_UCS4 c) noexcept:
+    """Python's ``\\w`` on a str: alphanumerics and ``_``."""
+    return c == 95 or Py_UNICODE_ISALNUM(c)
+
+
+cdef inline bint _cjk(Py_UCS4 c) noexcept:
+    return (0x3040 <= c <= 0x30ff or 0x3400 <= c <= 0x4dbf or 0x4e00 <= c <= 0x9fff
+            or 0xac00 <= c <= 0xd7af or 0xf900 <= c <= 0xfaff)
+
+
+cdef bint _has_year(str text):
+    """``re.search(r"\\b(19|20)\\d\\d\\b", text)``."""
+    cdef Py_ssize_t i, n = len(text)
+    cdef Py_UCS4 a, b
+    for i in range(n - 3):
+        a, b = text[i], text[i + 1]
+        if not ((a == 49 and b == 57) or (a == 50 and b == 48)):  # "19", "20"
+            continue
+        if i > 0 and _word(text[i - 1]):
+            continue
+        if not (Py_UNICODE_ISDECIMAL(text[i + 2]) and Py_UNICODE_ISDECIMAL(text[i + 3])):
+            continue
+        if i + 4 < n and _word(text[i + 4]):
+            continue
+        return True
+    return False
+
+
+def text_stats(list texts, list weights, list dups, Py_ssize_t max_text, frozenset stop_words,
+               Py_ssize_t longest_stop, set title_words, str title_sig):
+    """The rows of `_text_stats` for blocks of these texts, weights and repeat counts."""
+    cdef Py_ssize_t n_blocks = len(texts), r, i, start, n, nw, word_chars, punct, digits, caps, tokens
+    cdef Py_ssize_t cjk, bars, stop, common, n_low, n_chars
+    cdef double[:, ::1] out
+    cdef str text, low, word
+    cdef Py_UCS4 c
+    cdef bint in_word, in_token, copyright
+    cdef set words
+    rows = np.zeros((n_blocks, 16), dtype=np.float64)
+    out = rows
+    for r in range(n_blocks):
+        text = <str>texts[r]
+        if len(text) > max_text:
+            text = text[:max_text]
+        low = text.lower()
+        n = len(text)
+        punct = digits = caps = tokens = cjk = bars = 0
+        copyright = False
+        in_token = False
+        for i in range(n):
+            c = text[i]
+            if Py_UNICODE_ISSPACE(c):
+                in_token = False
+                continue
+            if not in_token:
+                in_token = True
+                tokens += 1
+                if Py_UNICODE_ISUPPER(c):
+                    caps += 1
+            if c < 128:
+                if 48 <= c <= 57:
+                    digits += 1
+                elif c == 46 or c == 44 or c == 59 or c == 58 or c == 33 or c == 63:  # . , ; : ! ?
+                    punct += 1
+                elif c == 124:  # |
+                    bars += 1
+                continue
+            if Py_UNICODE_ISDECIMAL(c):
+                digits += 1
+            if _cjk(c):
+                cjk += 1
+            if c == 0xbb or c == 0xb7:  # » ·
+                bars += 1
+            elif c == 0xa9:  # ©
+                copyright = True
+            elif c in _PUNCT:
+                punct += 1
+        # the words of the lower-cased text
+        nw = word_chars = stop = 0
+        words = set()
+        in_word = False
+        start = 0
+        n_low = len(low)
+        for i in range(n_low + 1):
+            if i < n_low and _word(low[i]):
+                if not in_word:
+                    in_word, start = True, i
+                continue
+            if in_word:
+                in_word = False
+                nw += 1
+                word_chars += i - start
+                word = low[start:i]
+                if i - start <= longest_stop and word in stop_words:
+                    stop += 1
+                if title_words:
+                    words.add(word)
+        if not copyright:
+            copyright = "copyright" in low
+        i = n - 1
+        while i >= 0 and Py_UNICODE_ISSPACE(text[i]):
+            i -= 1
+        common = len(words & title_words) if title_words and words else 0
+        n_chars = n if n > 1 else 1
+        out[r, 0] = log1p(<double>weights[r])
+        out[r, 1] = log1p(<double>nw)
+        out[r, 2] = (<double>word_chars / nw) if nw else 0.0
+        out[r, 3] = (punct if punct < 20 else 20) / 20.0
+        out[r, 4] = <double>punct / n_chars
+        out[r, 5] = 1.0 if i >= 0 and text[i] in _END_PUNCT else 0.0
+        out[r, 6] = 1.0 if copyright else 0.0
+        out[r, 7] = 1.0 if _has_year(text) else 0.0
+        out[r, 8] = <double>digits / n_chars
+        out[r, 9] = (<double>caps / (tokens if tokens > 1 else 1)) if nw else 0.0
+        out[r, 10] = (<double>stop / nw) if nw else 0.0
+        out[r, 11] = <double>cjk / n_chars
+        out[r, 12] = (bars if bars < 10 else 10) / 10.0
+        out[r, 13] = log(<double>dups[r])
+        out[r, 14] = (2.0 * common / (len(words) + len(title_words))) if common else 0.0
+        out[r, 15] = 1.0 if title_sig and len(low) >= len(title_sig) and " ".join(low.split()) == title_sig else 0.0
+    return rows
