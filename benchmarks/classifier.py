@@ -16,7 +16,8 @@ Rows (the shipped configuration, train.py's defaults, unless said otherwise):
   thesis    the thesis baseline (seed 000): embedding + position + ancestor tags -> logistic regression
   logreg    all cheap feature groups -> logistic regression, no second stage
   chosen    trained on every set (not shippable: cleaneval, l3s_gn1 and dragnet may not train it)
-  gold2     trained on the gold of wcxb and zh_cwced (the shipped model's configuration)
+  gold2     trained on the gold of wcxb and zh_cwced (the shipped model's configuration before mceb)
+  gold3     trained on the gold of wcxb, zh_cwced and mceb (the shipped model's configuration)
   gold2+static  the same with the static model's embeddings (`embed` group)
   gold2-even    the same, every training block weighted alike (not by the square root of its letters)
   gold2^0.75, gold2^1  the same, a block weighted by its letters to the power 0.75 or 1
@@ -25,6 +26,7 @@ Rows (the shipped configuration, train.py's defaults, unless said otherwise):
   gold2-bag5    the same, its first stage the average of 5 models fitted on bootstrap samples of the sites
   gold2+marks   the same with the `marks` group (inside an element named as an article body)
   shipped   trained on the gold of the shippable sets (SHIPPABLE)
+  shipped-roles  the same without the `roles` group (captions, embedded posts, dialogs)
   patterns  gold of wcxb and zh_cwced, plus the blocks the learned patterns of the jekyll_sites and
             web_sites sites label (`stemmer train`'s labels, no gold of those sites)
   shipped+patterns  shipped, plus the pattern-labelled pages of those sites that have no gold
@@ -75,9 +77,10 @@ from stemmer.extract.fallback import main_blocks  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 TOOLS = SHARED / "tools"
-SETS = ["cleaneval", "l3s_gn1", "wcxb", "dragnet", "zh_cwced", "jekyll_sites", "web_sites"]
-# CC BY 4.0, MIT, and our own conversion's gold; the others are research-only or AGPL (see the data card)
-SHIPPABLE = ["wcxb", "zh_cwced", "jekyll_sites", "web_sites"]
+SETS = ["cleaneval", "l3s_gn1", "wcxb", "dragnet", "zh_cwced", "mceb", "jekyll_sites", "web_sites"]
+# CC BY 4.0, MIT, Apache-2.0 and our own conversion's gold; the others are research-only or AGPL (see the data card)
+SHIPPABLE = ["wcxb", "zh_cwced", "mceb", "jekyll_sites", "web_sites"]
+TYPED = ("wcxb", "mceb")  # sets whose pages say their type (mceb's page_type, wcxb's id suffix)
 CRAWLS = ["jekyll_sites", "web_sites"]  # multi-page sites whose learned patterns label pages
 BIG_TAGS, BIG_ATTRS = 120, 600  # the union vocabulary features are computed with once; folds pick from it
 CHEAP = tuple(g for g in GROUPS if g != "embed")
@@ -88,6 +91,11 @@ CHEAP = tuple(g for g in GROUPS if g != "embed")
 def load_set(name: str) -> list[dict]:
     with gzip.open(SHARED / "data" / name / "pages.jsonl.gz", "rt", encoding="utf-8") as f:
         return [json.loads(line) for line in f]
+
+
+def page_type(record: dict) -> str:
+    """The type of a page of a typed set: mceb's ``page_type``, wcxb's id suffix (``dev-0003-article``)."""
+    return record.get("page_type") or record["id"].rsplit("-", 1)[-1]
 
 
 def site_folds(pages: list[dict], k: int, seed: int = 0) -> dict[str, int]:
@@ -124,16 +132,26 @@ class Corpus:
     def __init__(self, sets: list[str], embed: bool, log, patterns: bool = False) -> None:
         self.pages: list[T.LabelledPage] = []
         self.raw: list[dict] = []
+        self.page_type: dict[str, str] = {}
+        self.titles: list[str | None] = []
         for name in sets + ([c for c in CRAWLS if c not in sets] if patterns else []):
             t0 = time.perf_counter()
             records = load_set(name)
-            got = list(T.labelled_pages(iter(records), keep_root=True)) if name in sets else []
-            for p in got:
+            got = []
+            for p in T.labelled_pages(iter(records), keep_root=True) if name in sets else ():
                 p.dataset = name
+                self.titles.append(choose_title(p.table, p.root)[0])
+                p.root = None  # the trees would hold most of the memory, and the title was all they served
+                got.append(p)
             self.pages += got
             self.raw += [r for r in records if r.get("text") is not None and name in sets]
+            if name in TYPED:
+                TYPE_OF[name] = {r["id"]: page_type(r) for r in records}
+                self.page_type.update(TYPE_OF[name])
             if patterns and name in CRAWLS:
-                self.pages += pattern_pages(name, records, log)
+                extra = pattern_pages(name, records, log)
+                self.pages += extra
+                self.titles += [None] * len(extra)  # training pages only
             rec = sum(p.gold_aligned for p in got) / max(1, sum(p.gold_tokens for p in got))
             if name in sets:
                 log(f"{name}: {len(got)} pages, {sum(len(p.labels) for p in got)} blocks, "
@@ -187,7 +205,8 @@ def with_embedding(spec: dict) -> dict:
 
 CHOSEN = dict(estimator=T.DEFAULT_ESTIMATOR, groups=T.DEFAULT_GROUPS, context=True, embed="embed" in T.DEFAULT_GROUPS,
               letter_power=T.LETTER_POWER, bags=T.BAGS)
-GOLD2 = dict(CHOSEN, train_sets=["wcxb", "zh_cwced"])  # the shipped model's configuration and data
+GOLD2 = dict(CHOSEN, train_sets=["wcxb", "zh_cwced"])  # the shipped model's configuration and data until mceb
+GOLD3 = dict(CHOSEN, train_sets=["wcxb", "zh_cwced", "mceb"])  # the shipped model's configuration and data
 PATTERN_SETS = [f"patterns:{c}:{kind}" for c in CRAWLS for kind in ("gold", "other")]
 ROWS = {
     "thesis": dict(estimator="logreg", groups=("pos", "tags", "embed"), context=False, embed=True),
@@ -204,7 +223,9 @@ ROWS = {
     "gold2+marks": dict(GOLD2, groups=GOLD2["groups"] + ("marks",)),
     "gold2-pages": dict(GOLD2, page_total=1000.0),
     "gold2+static": with_embedding(GOLD2),
+    "gold3": GOLD3,
     "shipped": dict(CHOSEN, train_sets=SHIPPABLE),
+    "shipped-roles": dict(CHOSEN, train_sets=SHIPPABLE, groups=tuple(g for g in CHOSEN["groups"] if g != "roles")),
     "patterns": dict(CHOSEN, train_sets=GOLD2["train_sets"] + PATTERN_SETS),
     "shipped+patterns": dict(CHOSEN, train_sets=SHIPPABLE + [f"patterns:{c}:other" for c in CRAWLS]),
 }
@@ -236,13 +257,31 @@ def cross_validate(corpus: Corpus, spec: dict, folds: dict[str, int], k: int, lo
     return probs
 
 
+def save_probs(corpus: Corpus, probs, work: Path, row: str) -> None:
+    """The row's out-of-fold probabilities, and the pages they belong to, for `--decide-only`."""
+    import pickle
+
+    keep = [i for i, pr in enumerate(probs) if pr is not None]
+    np.savez_compressed(work / f"probs.{row}.npz", ids=np.array([corpus.pages[i].id for i in keep]),
+                        **{f"p{n}": probs[i] for n, i in enumerate(keep)})
+    cache = work / "pages.pkl"  # the benchmark's own cache, never a user's file
+    if not cache.exists():
+        light = [dict(id=p.id, site=p.site, dataset=p.dataset, table=p.table, labels=p.labels, gold=p.gold,
+                      title=corpus.titles[i], page_type=corpus.page_type.get(p.id)) for i, p in
+                 enumerate(corpus.pages) if probs[i] is not None]
+        tmp = cache.with_suffix(".tmp")
+        with tmp.open("wb") as f:
+            pickle.dump(light, f, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(cache)
+
+
 def write_predictions(corpus: Corpus, probs, threshold: float, work: Path, row: str) -> dict[str, Path]:
     out = {}
     files = {}
     for i, p in enumerate(corpus.pages):
         if probs[i] is None:  # a pattern-labelled training page
             continue
-        title, _ = choose_title(p.table, p.root)
+        title = corpus.titles[i]
         text = "\n".join(b.text for b, main in zip(p.table.blocks, main_blocks(p.table, probs[i], threshold))
                          if main)
         if p.dataset not in files:
@@ -256,9 +295,24 @@ def write_predictions(corpus: Corpus, probs, threshold: float, work: Path, row: 
 
 
 def score(dataset: str, pred: Path) -> dict:
+    """score.py's summary of `pred`; for a typed set (`TYPED`) also ``by_type``: SH F1 of each page type."""
+    pages_out = pred.with_suffix(".pages.jsonl")
     res = subprocess.run([sys.executable, str(TOOLS / "score.py"), "--gold", str(SHARED / "data" / dataset),
-                          "--pred", str(pred), "--json"], check=True, capture_output=True, text=True)
-    return json.loads(res.stdout)
+                          "--pred", str(pred), "--json", "--pages-out", str(pages_out)],
+                         check=True, capture_output=True, text=True)
+    out = json.loads(res.stdout)
+    if dataset in TYPED:
+        scored: dict[str, list[float]] = {}
+        with pages_out.open(encoding="utf-8") as f:
+            for line in f:
+                row = json.loads(line)
+                if row.get("text_scored"):
+                    scored.setdefault(TYPE_OF[dataset][row["id"]], []).append(row["sh_f1"])
+        out["by_type"] = {t: (float(np.mean(v)), len(v)) for t, v in scored.items()}
+    return out
+
+
+TYPE_OF: dict[str, dict[str, str]] = {}  # per typed set, the type of each page id (filled as sets load)
 
 
 def trafilatura(dataset: str, work: Path) -> tuple[Path, dict]:
@@ -479,6 +533,121 @@ def _mean_sh_f1(pages, probs, threshold) -> float:
                           for p, pr in zip(pages, probs)]))
 
 
+# --- the page-level decision on cached out-of-fold probabilities ------------------------------
+
+PAIRS = (0.0, 0.5, 1.0, 2.0)  # the Viterbi pass's bonus for like labels, chosen among these
+OFFSETS = (-0.5, 0.0, 0.5)  # and a shift of the fitted bias: F1's best cut need not be at p = 0.5
+# The decision's weights ship with stemmer: fitted on the pages of the shipped model's sets only
+DECISION_SETS = GOLD3["train_sets"]
+
+
+def decide_only(work: Path, row: str, log) -> dict:
+    """The page-level decision (`stemmer.classify.decode`) fitted and scored under the row's CV.
+
+    Reads the pages and the row's out-of-fold probabilities that a run of this
+    benchmark cached in `work`.  For each fold, the decision's weights (a logistic
+    regression on the blocks' terms, each block weighing its letters, each page
+    the same) and its Viterbi bonus (among `PAIRS`) are fitted on the pages of
+    the other folds of `DECISION_SETS`, and the fold's pages are decided with
+    them.  Printed beside today's rules (`main_blocks`) and the threshold alone;
+    last, the weights fitted on all pages of `DECISION_SETS`, for decode.py.
+    """
+    import pickle
+
+    from sklearn.linear_model import LogisticRegression
+
+    from stemmer.classify import decode
+
+    sys.path.insert(0, str(TOOLS))
+    from score import shingle_prf, tokenize
+
+    with (work / "pages.pkl").open("rb") as f:
+        pages = pickle.load(f)
+    cached = np.load(work / f"probs.{row}.npz")
+    by_id = {str(i): cached[f"p{n}"] for n, i in enumerate(cached["ids"])}
+    pages = [p for p in pages if p["id"] in by_id]
+    folds = json.loads((work / "folds.json").read_text())
+    k, fold_of = folds["k"], folds["fold_of_site"]
+    t0 = time.perf_counter()
+    threshold = T.DEFAULT_THRESHOLD
+    for p in pages:
+        p["probs"] = by_id[p["id"]]
+        p["terms"] = decode.block_terms(p["table"], p["probs"], threshold)
+        p["pairs"] = decode.pair_links(p["table"])
+        p["tokens"] = [tokenize(b.text) for b in p["table"].blocks]
+        p["gold_tokens"] = tokenize(p["gold"])
+        p["fold"] = fold_of[p["site"]]
+    log(f"terms of {len(pages)} pages ({time.perf_counter() - t0:.0f} s)")
+
+    def f1(p, keep) -> tuple[float, float, float]:
+        pred = [t for tok, m in zip(p["tokens"], keep) if m for t in tok]
+        return shingle_prf(pred, p["gold_tokens"])[:3]
+
+    def fit(train):
+        X = np.vstack([p["terms"] for p in train])
+        y = np.concatenate([p["labels"] for p in train])
+        w = np.concatenate([np.maximum([b.weight for b in p["table"].blocks], 1) /
+                            max(1, sum(b.weight for b in p["table"].blocks)) for p in train])
+        lr = LogisticRegression(C=1.0, fit_intercept=False, max_iter=1000).fit(X, y, sample_weight=w * len(train))
+        return tuple(float(c) for c in lr.coef_[0])
+
+    def mean_by_set(scored: list[tuple[dict, float]]) -> float:
+        sets = {}
+        for p, v in scored:
+            sets.setdefault(p["dataset"], []).append(v)
+        return float(np.mean([np.mean(v) for v in sets.values()]))
+
+    def choose(train):
+        fitted = np.asarray(fit(train))
+        bias = decode.TERMS.index("bias")
+        grid = [(lam, off) for lam in PAIRS for off in OFFSETS]
+
+        def value(lam, off):
+            w = fitted.copy()
+            w[bias] += off
+            return mean_by_set([(p, f1(p, decode.viterbi(p["terms"] @ w, lam * p["pairs"]))[2]) for p in train])
+
+        lam, off = max(grid, key=lambda g: value(*g))
+        fitted[bias] += off
+        return tuple(float(x) for x in fitted), lam
+
+    systems = {"threshold": {}, "decision, no pass": {}, "decision": {}, "decision, one block": {}}
+    chosen_params = []
+    for f in range(k):
+        train = [p for p in pages if p["fold"] != f and p["dataset"] in DECISION_SETS]
+        weights, lam = choose(train)
+        chosen_params.append((weights, lam))
+        log(f"  fold {f}: pair {lam}, weights " + ", ".join(f"{n} {w:+.2f}" for n, w in zip(decode.TERMS, weights)))
+        for p in pages:
+            if p["fold"] != f:
+                continue
+            score = p["terms"] @ np.asarray(weights)
+            systems["threshold"][p["id"]] = f1(p, p["probs"] >= threshold)
+            systems["decision, no pass"][p["id"]] = f1(p, score > 0)
+            keep = decode.viterbi(score, lam * p["pairs"])
+            systems["decision"][p["id"]] = f1(p, keep)
+            systems["decision, one block"][p["id"]] = f1(p, decode.dominant_block(p["table"], keep))
+    table = {}
+    for name, got in systems.items():
+        for p in pages:
+            key = (p["dataset"], p.get("page_type")) if p.get("page_type") else None
+            for cell in [p["dataset"]] + ([f"{p['dataset']}:{p['page_type']}"] if key else []):
+                table.setdefault(cell, {}).setdefault(name, []).append(got[p["id"]])
+    print(f"\nthe page-level decision on row {row}'s out-of-fold probabilities, site-grouped {k}-fold CV "
+          f"(SH F1 / precision / recall, macro over pages)\n")
+    print("| set | pages | " + " | ".join(systems) + " |\n|---|---|" + "---|" * len(systems))
+    for cell in sorted(table, key=lambda c: (":" in c, c)):
+        vals = table[cell]
+        print(f"| {cell} | {len(vals['threshold'])} | " + " | ".join(
+            "{:.3f} / {:.3f} / {:.3f}".format(*(np.mean([v[j] for v in vals[n]]) for j in (2, 0, 1)))
+            for n in systems) + " |")
+    weights, lam = choose([p for p in pages if p["dataset"] in DECISION_SETS])
+    print("\nfitted on all pages of " + ", ".join(DECISION_SETS) + f": PAIR = {lam}\nWEIGHTS = (" +
+          ", ".join(f"{w:.3f}" for w in weights) + ")  # " + ", ".join(decode.TERMS))
+    return {"table": {c: {n: [float(np.mean([v[j] for v in vals[n]])) for j in range(3)] for n in vals}
+                      for c, vals in table.items()}, "weights": weights, "pair": lam, "folds": chosen_params}
+
+
 # --- main -----------------------------------------------------------------------------
 
 def fmt(x, spec=".3f") -> str:
@@ -504,6 +673,8 @@ def main() -> None:
                     help="only score these saved models (or 'generic') on --sets, no cross-validation")
     ap.add_argument("--kept-boilerplate", type=int, default=0, metavar="N",
                     help="only the per-block error analysis of the shipped model on N pages of each of --sets")
+    ap.add_argument("--decide-only", metavar="ROW",
+                    help="only fit and score the page-level decision on ROW's probabilities cached in --work")
     ap.add_argument("--no-baseline", action="store_true", help="skip trafilatura, readability and the speeds")
     ap.add_argument("--work", default="/tmp/stemmer-bench-classifier")
     ap.add_argument("--json", help="also write the results as JSON here")
@@ -513,6 +684,11 @@ def main() -> None:
     log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     if args.kept_boilerplate:
         kept_boilerplate(args.sets, args.kept_boilerplate)
+        return
+    if args.decide_only:
+        got = decide_only(work, args.decide_only, log)
+        if args.json:
+            Path(args.json).write_text(json.dumps(got, indent=1))
         return
     if args.held_out:
         rows = held_out(args.held_out, args.sets, work, log, peers=not args.no_baseline)
@@ -546,6 +722,7 @@ def main() -> None:
             f"{' + second stage' if spec['context'] else ''}")
         t0 = time.perf_counter()
         probs = cross_validate(corpus, spec, folds, args.folds, log)
+        save_probs(corpus, probs, work, row)
         for threshold in args.thresholds:
             name = row if threshold == T.DEFAULT_THRESHOLD else f"{row}@{threshold}"
             preds = write_predictions(corpus, probs, threshold, work, name)
@@ -594,6 +771,27 @@ def main() -> None:
                       fmt(speed[ds]["fallback_pps"], ".1f"), fmt(speed[ds]["traf_total_pps"], ".1f"),
                       fmt(speed[ds]["readability_pps"], ".1f")]
         print("| " + " | ".join(cells) + " |")
+    systems = [(c, results[c]) for c in cols] + ([("trafilatura", {d: traf[d]["score"] for d in traf}),
+                                                  ("readability", {d: read[d]["score"] for d in read})] if traf else [])
+    print("\nSH precision / recall / F1 (macro over pages) of each system\n")
+    print("| dataset | " + " | ".join(n for n, _ in systems) + " |\n|---|" + "---|" * len(systems))
+    for ds in args.sets:
+        print(f"| {ds} | " + " | ".join(f"{fmt(r[ds]['sh_precision'])} / {fmt(r[ds]['sh_recall'])} / "
+                                        f"{fmt(r[ds]['sh_f1'])}" for _, r in systems) + " |")
+    typed = [ds for ds in TYPED if ds in args.sets]
+    if typed:
+        print("\nSH F1 by page type (pages); the last line pools the typed sets\n")
+        print("| set | type | pages | " + " | ".join(n for n, _ in systems) + " |\n|---|---|---|" + "---|" * len(systems))
+        kinds = sorted({t for ds in typed for t in systems[0][1][ds]["by_type"]})
+        for t in kinds:
+            for ds in typed + ["together"]:
+                sets = typed if ds == "together" else [ds]
+                n = sum(systems[0][1][d]["by_type"].get(t, (0, 0))[1] for d in sets)
+                if not n:
+                    continue
+                cells = [sum(r[d]["by_type"][t][0] * r[d]["by_type"][t][1] for d in sets if t in r[d]["by_type"]) / n
+                         for _, r in systems]
+                print(f"| {ds} | {t} | {n} | " + " | ".join(fmt(c) for c in cells) + " |")
     if minilm:
         print("\n| embedder | row | pages scored | sh_f1 (2-fold) | pages/s of the embedding alone |\n|---|---|---|---|---|")
         for r in minilm:
