@@ -302,6 +302,8 @@ def score(dataset: str, pred: Path) -> dict:
                          check=True, capture_output=True, text=True)
     out = json.loads(res.stdout)
     if dataset in TYPED:
+        if dataset not in TYPE_OF:
+            TYPE_OF[dataset] = {r["id"]: page_type(r) for r in load_set(dataset)}
         scored: dict[str, list[float]] = {}
         with pages_out.open(encoding="utf-8") as f:
             for line in f:
@@ -541,7 +543,7 @@ OFFSETS = (-0.5, 0.0, 0.5)  # and a shift of the fitted bias: F1's best cut need
 DECISION_SETS = GOLD3["train_sets"]
 
 
-def decide_only(work: Path, row: str, log) -> dict:
+def decide_only(work: Path, row: str, log, ablate=()) -> dict:
     """The page-level decision (`stemmer.classify.decode`) fitted and scored under the row's CV.
 
     Reads the pages and the row's out-of-fold probabilities that a run of this
@@ -549,7 +551,8 @@ def decide_only(work: Path, row: str, log) -> dict:
     regression on the blocks' terms, each block weighing its letters, each page
     the same) and its Viterbi bonus (among `PAIRS`) are fitted on the pages of
     the other folds of `DECISION_SETS`, and the fold's pages are decided with
-    them.  Printed beside today's rules (`main_blocks`) and the threshold alone;
+    them.  Printed beside the threshold alone, the decision without its Viterbi
+    pass or its one-block rule, and (`ablate`) without each of these terms;
     last, the weights fitted on all pages of `DECISION_SETS`, for decode.py.
     """
     import pickle
@@ -583,8 +586,10 @@ def decide_only(work: Path, row: str, log) -> dict:
         pred = [t for tok, m in zip(p["tokens"], keep) if m for t in tok]
         return shingle_prf(pred, p["gold_tokens"])[:3]
 
-    def fit(train):
+    def fit(train, drop=None):
         X = np.vstack([p["terms"] for p in train])
+        if drop is not None:
+            X[:, decode.TERMS.index(drop)] = 0.0  # the term left out: its weight stays 0
         y = np.concatenate([p["labels"] for p in train])
         w = np.concatenate([np.maximum([b.weight for b in p["table"].blocks], 1) /
                             max(1, sum(b.weight for b in p["table"].blocks)) for p in train])
@@ -609,14 +614,21 @@ def decide_only(work: Path, row: str, log) -> dict:
 
         lam, off = max(grid, key=lambda g: value(*g))
         fitted[bias] += off
-        return tuple(float(x) for x in fitted), lam
+        return tuple(float(x) for x in fitted), lam, off
 
-    systems = {"threshold": {}, "decision, no pass": {}, "decision": {}, "decision, one block": {}}
+    shipped = "decision (shipped)"
+    systems = {"threshold": {}, "decision, no pass": {}, "decision, no one-block rule": {}, shipped: {}}
+    systems.update({f"{shipped} - {t}": {} for t in ablate})
     chosen_params = []
     for f in range(k):
         train = [p for p in pages if p["fold"] != f and p["dataset"] in DECISION_SETS]
-        weights, lam = choose(train)
+        weights, lam, off = choose(train)
         chosen_params.append((weights, lam))
+        without = {}
+        for t in ablate:  # refitted without the term, at the full decision's pass and shift
+            w = np.asarray(fit(train, drop=t))
+            w[decode.TERMS.index("bias")] += off
+            without[t] = w
         log(f"  fold {f}: pair {lam}, weights " + ", ".join(f"{n} {w:+.2f}" for n, w in zip(decode.TERMS, weights)))
         for p in pages:
             if p["fold"] != f:
@@ -625,13 +637,17 @@ def decide_only(work: Path, row: str, log) -> dict:
             systems["threshold"][p["id"]] = f1(p, p["probs"] >= threshold)
             systems["decision, no pass"][p["id"]] = f1(p, score > 0)
             keep = decode.viterbi(score, lam * p["pairs"])
-            systems["decision"][p["id"]] = f1(p, keep)
-            systems["decision, one block"][p["id"]] = f1(p, decode.dominant_block(p["table"], keep))
+            systems["decision, no one-block rule"][p["id"]] = f1(p, keep)
+            systems[shipped][p["id"]] = f1(p, decode.dominant_block(p["table"], keep))
+            for t, w in without.items():
+                keep = decode.viterbi(p["terms"] @ w, lam * p["pairs"])
+                systems[f"{shipped} - {t}"][p["id"]] = f1(p, decode.dominant_block(p["table"], keep))
     table = {}
     for name, got in systems.items():
         for p in pages:
             key = (p["dataset"], p.get("page_type")) if p.get("page_type") else None
-            for cell in [p["dataset"]] + ([f"{p['dataset']}:{p['page_type']}"] if key else []):
+            for cell in [p["dataset"]] + ([f"{p['dataset']}:{p['page_type']}", f"wcxb+mceb:{p['page_type']}"]
+                                          if key else []):
                 table.setdefault(cell, {}).setdefault(name, []).append(got[p["id"]])
     print(f"\nthe page-level decision on row {row}'s out-of-fold probabilities, site-grouped {k}-fold CV "
           f"(SH F1 / precision / recall, macro over pages)\n")
@@ -641,7 +657,7 @@ def decide_only(work: Path, row: str, log) -> dict:
         print(f"| {cell} | {len(vals['threshold'])} | " + " | ".join(
             "{:.3f} / {:.3f} / {:.3f}".format(*(np.mean([v[j] for v in vals[n]]) for j in (2, 0, 1)))
             for n in systems) + " |")
-    weights, lam = choose([p for p in pages if p["dataset"] in DECISION_SETS])
+    weights, lam, _ = choose([p for p in pages if p["dataset"] in DECISION_SETS])
     print("\nfitted on all pages of " + ", ".join(DECISION_SETS) + f": PAIR = {lam}\nWEIGHTS = (" +
           ", ".join(f"{w:.3f}" for w in weights) + ")  # " + ", ".join(decode.TERMS))
     return {"table": {c: {n: [float(np.mean([v[j] for v in vals[n]])) for j in range(3)] for n in vals}
@@ -675,6 +691,8 @@ def main() -> None:
                     help="only the per-block error analysis of the shipped model on N pages of each of --sets")
     ap.add_argument("--decide-only", metavar="ROW",
                     help="only fit and score the page-level decision on ROW's probabilities cached in --work")
+    ap.add_argument("--ablate-terms", nargs="*", default=[], metavar="TERM",
+                    help="with --decide-only: also the decision refitted without each of these terms")
     ap.add_argument("--no-baseline", action="store_true", help="skip trafilatura, readability and the speeds")
     ap.add_argument("--work", default="/tmp/stemmer-bench-classifier")
     ap.add_argument("--json", help="also write the results as JSON here")
@@ -686,7 +704,7 @@ def main() -> None:
         kept_boilerplate(args.sets, args.kept_boilerplate)
         return
     if args.decide_only:
-        got = decide_only(work, args.decide_only, log)
+        got = decide_only(work, args.decide_only, log, args.ablate_terms)
         if args.json:
             Path(args.json).write_text(json.dumps(got, indent=1))
         return

@@ -107,6 +107,15 @@ _CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 _BRACE = re.compile(r"[{}]")
 _SIMPLE_SELECTOR = re.compile(r"\s*([.#])(-?[_a-zA-Z][\w-]*)\s*")
 _NAMED = re.compile(r"([.#])(-?[_a-zA-Z][\w-]*)")
+# Only a hidden element named as something that pops up over the page counts: a collapsed
+# accordion, a tab or a menu for small screens is also hidden by its stylesheet, and is
+# often the page's text (mceb's FAQ and service pages).
+_POP_UP_WORDS = (r"modal|dialog|popup|pop-up|overlay|lightbox|cookie|consent|gdpr|login|signin|sign-in"
+                 r"|register|newsletter|subscribe|paywall|interstitial")
+_POPS_UP = re.compile(_POP_UP_WORDS, re.IGNORECASE)
+# A rule that may hide one (a class or id with such a word, then a declaration block that hides).
+_MAY_HIDE_POP_UP = re.compile(rf"[.#][\w-]*(?:{_POP_UP_WORDS})[\w-]*[^{{}}]*{{[^{{}}]*"
+                              r"(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.IGNORECASE)
 
 
 def _hide_by_stylesheet(root) -> None:
@@ -115,16 +124,16 @@ def _hide_by_stylesheet(root) -> None:
     A login or cookie dialog, a newsletter pop-up or a legal notice is often in
     the page as text and hidden by a stylesheet rule (``.modal {display: none}``),
     not by an inline style: no reader sees it until a script shows it.  Only
-    top-level rules whose selector is one class or one id count, and a name that
-    any rule shows again (``.modal.open {display: block}``, a ``@media`` rule)
-    is left alone.  The walkers then skip these elements as they skip inline
+    top-level rules whose selector is one class or one id count, only names that
+    say such a thing (`_POPS_UP`), and a name that any rule shows again
+    (``.modal.open {display: block}``, a ``@media`` rule) is left alone.  The walkers then skip these elements as they skip inline
     ``display:none`` (`stemmer.blocks.block.is_hidden`).
     """
     css = [s.text for s in root.iter("style") if s.text]
-    if not any(_HIDES.search(text) for text in css):
+    if not any(_MAY_HIDE_POP_UP.search(text) for text in css):  # one regex pass on most pages
         return
     hidden, shown = _stylesheet_names(_CSS_COMMENT.sub("", "\n".join(css)))
-    hidden -= shown
+    hidden = {name for name in hidden - shown if _POPS_UP.search(name)}
     if not hidden:
         return
     for el in root.iter():
