@@ -16,8 +16,9 @@ Rows (the shipped configuration, train.py's defaults, unless said otherwise):
   thesis    the thesis baseline (seed 000): embedding + position + ancestor tags -> logistic regression
   logreg    all cheap feature groups -> logistic regression, no second stage
   chosen    trained on every set (not shippable: cleaneval, l3s_gn1 and dragnet may not train it)
-  gold2     trained on the gold of wcxb and zh_cwced (the shipped model's configuration before mceb)
-  gold3     trained on the gold of wcxb, zh_cwced and mceb (the shipped model's configuration)
+  gold2     trained on the gold of wcxb and zh_cwced (the shipped model's configuration)
+  gold3     trained on the gold of wcxb, zh_cwced and mceb (mceb may train the shipped model)
+  gold3+roles   the same with the `roles` group (captions, embedded posts, dialogs)
   gold2+static  the same with the static model's embeddings (`embed` group)
   gold2-even    the same, every training block weighted alike (not by the square root of its letters)
   gold2^0.75, gold2^1  the same, a block weighted by its letters to the power 0.75 or 1
@@ -26,7 +27,6 @@ Rows (the shipped configuration, train.py's defaults, unless said otherwise):
   gold2-bag5    the same, its first stage the average of 5 models fitted on bootstrap samples of the sites
   gold2+marks   the same with the `marks` group (inside an element named as an article body)
   shipped   trained on the gold of the shippable sets (SHIPPABLE)
-  shipped-roles  the same without the `roles` group (captions, embedded posts, dialogs)
   patterns  gold of wcxb and zh_cwced, plus the blocks the learned patterns of the jekyll_sites and
             web_sites sites label (`stemmer train`'s labels, no gold of those sites)
   shipped+patterns  shipped, plus the pattern-labelled pages of those sites that have no gold
@@ -205,8 +205,8 @@ def with_embedding(spec: dict) -> dict:
 
 CHOSEN = dict(estimator=T.DEFAULT_ESTIMATOR, groups=T.DEFAULT_GROUPS, context=True, embed="embed" in T.DEFAULT_GROUPS,
               letter_power=T.LETTER_POWER, bags=T.BAGS)
-GOLD2 = dict(CHOSEN, train_sets=["wcxb", "zh_cwced"])  # the shipped model's configuration and data until mceb
-GOLD3 = dict(CHOSEN, train_sets=["wcxb", "zh_cwced", "mceb"])  # the shipped model's configuration and data
+GOLD2 = dict(CHOSEN, train_sets=["wcxb", "zh_cwced"])  # the shipped model's configuration and data
+GOLD3 = dict(CHOSEN, train_sets=["wcxb", "zh_cwced", "mceb"])  # the same with mceb
 PATTERN_SETS = [f"patterns:{c}:{kind}" for c in CRAWLS for kind in ("gold", "other")]
 ROWS = {
     "thesis": dict(estimator="logreg", groups=("pos", "tags", "embed"), context=False, embed=True),
@@ -225,7 +225,7 @@ ROWS = {
     "gold2+static": with_embedding(GOLD2),
     "gold3": GOLD3,
     "shipped": dict(CHOSEN, train_sets=SHIPPABLE),
-    "shipped-roles": dict(CHOSEN, train_sets=SHIPPABLE, groups=tuple(g for g in CHOSEN["groups"] if g != "roles")),
+    "gold3+roles": dict(GOLD3, groups=GOLD3["groups"] + ("roles",)),
     "patterns": dict(CHOSEN, train_sets=GOLD2["train_sets"] + PATTERN_SETS),
     "shipped+patterns": dict(CHOSEN, train_sets=SHIPPABLE + [f"patterns:{c}:other" for c in CRAWLS]),
 }
@@ -537,13 +537,51 @@ def _mean_sh_f1(pages, probs, threshold) -> float:
 
 # --- the page-level decision on cached out-of-fold probabilities ------------------------------
 
+def dump_probs(model: str, sets: list[str], work: Path, k: int, log) -> None:
+    """A saved model's probabilities on every page with gold of `sets` (which it never trained on),
+    cached for `--decide-only` as a cross-validation run's are: ``pages.SET.pkl``, ``probs.SET.npz``
+    and the sites' folds (``folds.SET.json``)."""
+    import pickle
+
+    from stemmer.extract.fallback import GENERIC_PATH
+
+    clf = BlockClassifier.load(GENERIC_PATH if model == "generic" else Path(model))
+    for ds in sets:
+        t0 = time.perf_counter()
+        records = load_set(ds)
+        types = {r["id"]: page_type(r) for r in records} if ds in TYPED else {}
+        light, probs = [], {}
+        for p in T.labelled_pages(iter(records), keep_root=True):
+            light.append(dict(id=p.id, site=p.site, dataset=ds, table=p.table, labels=p.labels, gold=p.gold,
+                              title=choose_title(p.table, p.root)[0], page_type=types.get(p.id)))
+            probs[p.id] = clf.predict_proba(p.table)
+        with (work / f"pages.{ds}.pkl").open("wb") as f:
+            pickle.dump(light, f, protocol=pickle.HIGHEST_PROTOCOL)
+        np.savez_compressed(work / f"probs.{ds}.npz", ids=np.array(list(probs)),
+                            **{f"p{n}": v for n, v in enumerate(probs.values())})
+        (work / f"folds.{ds}.json").write_text(json.dumps({"k": k, "fold_of_site": site_folds(light, k)}))
+        log(f"{ds}: {len(light)} pages ({time.perf_counter() - t0:.0f} s)")
+
+
 PAIRS = (0.0, 0.5, 1.0, 2.0)  # the Viterbi pass's bonus for like labels, chosen among these
 OFFSETS = (-0.5, 0.0, 0.5)  # and a shift of the fitted bias: F1's best cut need not be at p = 0.5
-# The decision's weights ship with stemmer: fitted on the pages of the shipped model's sets only
+# The decision's weights would ship with stemmer: fitted on shippable sets only
 DECISION_SETS = GOLD3["train_sets"]
 
 
-def decide_only(work: Path, row: str, log, ablate=()) -> dict:
+TODAY = "3827265"  # the last commit with the cascade of rules (`main_blocks` and its region step)
+
+
+def _rules_of(commit: str):
+    """`main_blocks` of extract/fallback.py as of `commit` (read from git), to score beside the decision."""
+    source = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:stemmer/extract/fallback.py"],
+                            check=True, capture_output=True, text=True).stdout
+    namespace: dict = {"__name__": "fallback_" + commit, "__file__": str(ROOT / "stemmer" / "extract" / "fallback.py")}
+    exec(compile(source, f"fallback.py@{commit}", "exec"), namespace)  # noqa: S102 - our own history
+    return namespace["main_blocks"]
+
+
+def decide_only(work: Path, row: str, log, ablate=(), decision_sets=None) -> dict:
     """The page-level decision (`stemmer.classify.decode`) fitted and scored under the row's CV.
 
     Reads the pages and the row's out-of-fold probabilities that a run of this
@@ -559,18 +597,33 @@ def decide_only(work: Path, row: str, log, ablate=()) -> dict:
 
     from sklearn.linear_model import LogisticRegression
 
+    decision_sets = decision_sets or DECISION_SETS
+    today = _rules_of(TODAY)
+
     from stemmer.classify import decode
 
     sys.path.insert(0, str(TOOLS))
     from score import shingle_prf, tokenize
 
-    with (work / "pages.pkl").open("rb") as f:
-        pages = pickle.load(f)
-    cached = np.load(work / f"probs.{row}.npz")
-    by_id = {str(i): cached[f"p{n}"] for n, i in enumerate(cached["ids"])}
+    if (work / "pages.pkl").exists():  # a cross-validation run's cache
+        with (work / "pages.pkl").open("rb") as f:
+            pages = pickle.load(f)
+        cached = np.load(work / f"probs.{row}.npz")
+        by_id = {str(i): cached[f"p{n}"] for n, i in enumerate(cached["ids"])}
+        folds = json.loads((work / "folds.json").read_text())
+        k, fold_of = folds["k"], folds["fold_of_site"]
+    else:  # `--dump-probs`'s, one file per set
+        pages, by_id, fold_of = [], {}, {}
+        for path in sorted(work.glob("pages.*.pkl")):
+            ds = path.name.split(".")[1]
+            with path.open("rb") as f:
+                pages += pickle.load(f)
+            cached = np.load(work / f"probs.{ds}.npz")
+            by_id.update({str(i): cached[f"p{n}"] for n, i in enumerate(cached["ids"])})
+            folds = json.loads((work / f"folds.{ds}.json").read_text())
+            k = folds["k"]
+            fold_of.update(folds["fold_of_site"])
     pages = [p for p in pages if p["id"] in by_id]
-    folds = json.loads((work / "folds.json").read_text())
-    k, fold_of = folds["k"], folds["fold_of_site"]
     t0 = time.perf_counter()
     threshold = T.DEFAULT_THRESHOLD
     for p in pages:
@@ -591,8 +644,9 @@ def decide_only(work: Path, row: str, log, ablate=()) -> dict:
         if drop is not None:
             X[:, decode.TERMS.index(drop)] = 0.0  # the term left out: its weight stays 0
         y = np.concatenate([p["labels"] for p in train])
+        per_set = Counter(p["dataset"] for p in train)  # each page weighs the same, each set too
         w = np.concatenate([np.maximum([b.weight for b in p["table"].blocks], 1) /
-                            max(1, sum(b.weight for b in p["table"].blocks)) for p in train])
+                            max(1, sum(b.weight for b in p["table"].blocks)) / per_set[p["dataset"]] for p in train])
         lr = LogisticRegression(C=1.0, fit_intercept=False, max_iter=1000).fit(X, y, sample_weight=w * len(train))
         return tuple(float(c) for c in lr.coef_[0])
 
@@ -617,11 +671,11 @@ def decide_only(work: Path, row: str, log, ablate=()) -> dict:
         return tuple(float(x) for x in fitted), lam, off
 
     shipped = "decision (shipped)"
-    systems = {"threshold": {}, "decision, no pass": {}, "decision, no one-block rule": {}, shipped: {}}
+    systems = {"today's rules": {}, "threshold": {}, "decision, no pass": {}, "decision, no one-block rule": {}, shipped: {}}
     systems.update({f"{shipped} - {t}": {} for t in ablate})
     chosen_params = []
     for f in range(k):
-        train = [p for p in pages if p["fold"] != f and p["dataset"] in DECISION_SETS]
+        train = [p for p in pages if p["fold"] != f and p["dataset"] in decision_sets]
         weights, lam, off = choose(train)
         chosen_params.append((weights, lam))
         without = {}
@@ -635,6 +689,7 @@ def decide_only(work: Path, row: str, log, ablate=()) -> dict:
                 continue
             score = p["terms"] @ np.asarray(weights)
             systems["threshold"][p["id"]] = f1(p, p["probs"] >= threshold)
+            systems["today's rules"][p["id"]] = f1(p, today(p["table"], p["probs"], threshold))
             systems["decision, no pass"][p["id"]] = f1(p, score > 0)
             keep = decode.viterbi(score, lam * p["pairs"])
             systems["decision, no one-block rule"][p["id"]] = f1(p, keep)
@@ -657,8 +712,8 @@ def decide_only(work: Path, row: str, log, ablate=()) -> dict:
         print(f"| {cell} | {len(vals['threshold'])} | " + " | ".join(
             "{:.3f} / {:.3f} / {:.3f}".format(*(np.mean([v[j] for v in vals[n]]) for j in (2, 0, 1)))
             for n in systems) + " |")
-    weights, lam, _ = choose([p for p in pages if p["dataset"] in DECISION_SETS])
-    print("\nfitted on all pages of " + ", ".join(DECISION_SETS) + f": PAIR = {lam}\nWEIGHTS = (" +
+    weights, lam, _ = choose([p for p in pages if p["dataset"] in decision_sets])
+    print("\nfitted on all pages of " + ", ".join(decision_sets) + f": PAIR = {lam}\nWEIGHTS = (" +
           ", ".join(f"{w:.3f}" for w in weights) + ")  # " + ", ".join(decode.TERMS))
     return {"table": {c: {n: [float(np.mean([v[j] for v in vals[n]])) for j in range(3)] for n in vals}
                       for c, vals in table.items()}, "weights": weights, "pair": lam, "folds": chosen_params}
@@ -691,6 +746,10 @@ def main() -> None:
                     help="only the per-block error analysis of the shipped model on N pages of each of --sets")
     ap.add_argument("--decide-only", metavar="ROW",
                     help="only fit and score the page-level decision on ROW's probabilities cached in --work")
+    ap.add_argument("--dump-probs", metavar="MODEL",
+                    help="only cache a saved model's probabilities on --sets for --decide-only (no CV)")
+    ap.add_argument("--decision-sets", nargs="*", metavar="SET",
+                    help=f"with --decide-only: fit the decision on these sets (default {' '.join(DECISION_SETS)})")
     ap.add_argument("--ablate-terms", nargs="*", default=[], metavar="TERM",
                     help="with --decide-only: also the decision refitted without each of these terms")
     ap.add_argument("--no-baseline", action="store_true", help="skip trafilatura, readability and the speeds")
@@ -703,8 +762,11 @@ def main() -> None:
     if args.kept_boilerplate:
         kept_boilerplate(args.sets, args.kept_boilerplate)
         return
+    if args.dump_probs:
+        dump_probs(args.dump_probs, args.sets, work, args.folds, log)
+        return
     if args.decide_only:
-        got = decide_only(work, args.decide_only, log, args.ablate_terms)
+        got = decide_only(work, args.decide_only, log, args.ablate_terms, args.decision_sets)
         if args.json:
             Path(args.json).write_text(json.dumps(got, indent=1))
         return

@@ -1,6 +1,6 @@
 """Train a block classifier on pages with gold main text, e.g. the generic model shipped with stemmer.
 
-    python -m stemmer.classify.train ../shared/data/wcxb ../shared/data/zh_cwced ../shared/data/mceb \\
+    python -m stemmer.classify.train ../shared/data/wcxb ../shared/data/zh_cwced \\
         -o stemmer/classify/generic/model
 
 Each DATASET is a folder with ``pages.jsonl.gz`` or such a file itself (the
