@@ -46,6 +46,12 @@ a pattern-only `stemmer extract` of one page (a fresh interpreter).
         # per-block error analysis: where the boilerplate the shipped model keeps lies
     python benchmarks/classifier.py --held-out generic /tmp/new/model --sets cleaneval l3s_gn1 dragnet
         # saved models, no CV, on sets none of them trained on (the whole `extract` fallback path)
+    python benchmarks/classifier.py --dump-probs generic --sets cleaneval l3s_gn1 dragnet mceb jekyll_sites web_sites --work W
+    python benchmarks/classifier.py --decide-only generic --work W --decision-sets mceb jekyll_sites web_sites
+        # the page-level decision (classify/decode.py) fitted and scored under site-grouped CV on cached
+        # probabilities (a CV run's own cache works too: --decide-only ROW --work of that run)
+
+Every run prints SH precision / recall / F1 of each system, and F1 by page type for mceb and wcxb.
 """
 from __future__ import annotations
 
