@@ -19,16 +19,17 @@ hidden-Markov pass does:
    its container, in a sibling of it, outside it before or after, in an element
    whose class names a page region such as a sidebar, mostly link text, on a tag
    path the article's blocks have once class and id are set aside, in a comment
-   section).  The weights are a logistic regression fitted on the out-of-fold
-   probabilities of site-grouped cross-validation (`benchmarks/classifier.py
-   --decide-only`), not set by hand.
+   section).  The weights are a logistic regression fitted under site-grouped
+   cross-validation on probabilities of pages the model never saw
+   (`benchmarks/classifier.py --decide-only`), not set by hand.
 3. A two-state Viterbi pass over the blocks in order chooses the labels that
    maximise the sum of the kept blocks' scores plus `PAIR` for every two
    consecutive blocks of one parent element or one class-free tag path that get
    the same label: a short heading between two paragraphs of the body follows them,
    a lone line between two menus does not become main text.
 
-Only numpy; no rule runs after the decision.
+A page with nothing kept keeps its one block of `DOMINANT_SHARE` of its letters.
+Only numpy.
 """
 from __future__ import annotations
 
