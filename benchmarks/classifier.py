@@ -17,6 +17,8 @@ Rows (the shipped configuration, train.py's defaults, unless said otherwise):
   logreg    all cheap feature groups -> logistic regression, no second stage
   chosen    trained on every set (not shippable: cleaneval, l3s_gn1 and dragnet may not train it)
   gold2     trained on the gold of wcxb and zh_cwced (the shipped model's configuration)
+  gold3     trained on the gold of wcxb, zh_cwced and mceb (mceb may train the shipped model)
+  gold3+roles   the same with the `roles` group (captions, embedded posts, dialogs)
   gold2+static  the same with the static model's embeddings (`embed` group)
   gold2-even    the same, every training block weighted alike (not by the square root of its letters)
   gold2^0.75, gold2^1  the same, a block weighted by its letters to the power 0.75 or 1
@@ -44,6 +46,12 @@ a pattern-only `stemmer extract` of one page (a fresh interpreter).
         # per-block error analysis: where the boilerplate the shipped model keeps lies
     python benchmarks/classifier.py --held-out generic /tmp/new/model --sets cleaneval l3s_gn1 dragnet
         # saved models, no CV, on sets none of them trained on (the whole `extract` fallback path)
+    python benchmarks/classifier.py --dump-probs generic --sets cleaneval l3s_gn1 dragnet mceb jekyll_sites web_sites --work W
+    python benchmarks/classifier.py --decide-only generic --work W --decision-sets mceb jekyll_sites web_sites
+        # the page-level decision (classify/decode.py) fitted and scored under site-grouped CV on cached
+        # probabilities (a CV run's own cache works too: --decide-only ROW --work of that run)
+
+Every run prints SH precision / recall / F1 of each system, and F1 by page type for mceb and wcxb.
 """
 from __future__ import annotations
 
@@ -75,9 +83,10 @@ from stemmer.extract.fallback import main_blocks  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 TOOLS = SHARED / "tools"
-SETS = ["cleaneval", "l3s_gn1", "wcxb", "dragnet", "zh_cwced", "jekyll_sites", "web_sites"]
-# CC BY 4.0, MIT, and our own conversion's gold; the others are research-only or AGPL (see the data card)
-SHIPPABLE = ["wcxb", "zh_cwced", "jekyll_sites", "web_sites"]
+SETS = ["cleaneval", "l3s_gn1", "wcxb", "dragnet", "zh_cwced", "mceb", "jekyll_sites", "web_sites"]
+# CC BY 4.0, MIT, Apache-2.0 and our own conversion's gold; the others are research-only or AGPL (see the data card)
+SHIPPABLE = ["wcxb", "zh_cwced", "mceb", "jekyll_sites", "web_sites"]
+TYPED = ("wcxb", "mceb")  # sets whose pages say their type (mceb's page_type, wcxb's id suffix)
 CRAWLS = ["jekyll_sites", "web_sites"]  # multi-page sites whose learned patterns label pages
 BIG_TAGS, BIG_ATTRS = 120, 600  # the union vocabulary features are computed with once; folds pick from it
 CHEAP = tuple(g for g in GROUPS if g != "embed")
@@ -88,6 +97,11 @@ CHEAP = tuple(g for g in GROUPS if g != "embed")
 def load_set(name: str) -> list[dict]:
     with gzip.open(SHARED / "data" / name / "pages.jsonl.gz", "rt", encoding="utf-8") as f:
         return [json.loads(line) for line in f]
+
+
+def page_type(record: dict) -> str:
+    """The type of a page of a typed set: mceb's ``page_type``, wcxb's id suffix (``dev-0003-article``)."""
+    return record.get("page_type") or record["id"].rsplit("-", 1)[-1]
 
 
 def site_folds(pages: list[dict], k: int, seed: int = 0) -> dict[str, int]:
@@ -124,16 +138,26 @@ class Corpus:
     def __init__(self, sets: list[str], embed: bool, log, patterns: bool = False) -> None:
         self.pages: list[T.LabelledPage] = []
         self.raw: list[dict] = []
+        self.page_type: dict[str, str] = {}
+        self.titles: list[str | None] = []
         for name in sets + ([c for c in CRAWLS if c not in sets] if patterns else []):
             t0 = time.perf_counter()
             records = load_set(name)
-            got = list(T.labelled_pages(iter(records), keep_root=True)) if name in sets else []
-            for p in got:
+            got = []
+            for p in T.labelled_pages(iter(records), keep_root=True) if name in sets else ():
                 p.dataset = name
+                self.titles.append(choose_title(p.table, p.root)[0])
+                p.root = None  # the trees would hold most of the memory, and the title was all they served
+                got.append(p)
             self.pages += got
             self.raw += [r for r in records if r.get("text") is not None and name in sets]
+            if name in TYPED:
+                TYPE_OF[name] = {r["id"]: page_type(r) for r in records}
+                self.page_type.update(TYPE_OF[name])
             if patterns and name in CRAWLS:
-                self.pages += pattern_pages(name, records, log)
+                extra = pattern_pages(name, records, log)
+                self.pages += extra
+                self.titles += [None] * len(extra)  # training pages only
             rec = sum(p.gold_aligned for p in got) / max(1, sum(p.gold_tokens for p in got))
             if name in sets:
                 log(f"{name}: {len(got)} pages, {sum(len(p.labels) for p in got)} blocks, "
@@ -188,6 +212,7 @@ def with_embedding(spec: dict) -> dict:
 CHOSEN = dict(estimator=T.DEFAULT_ESTIMATOR, groups=T.DEFAULT_GROUPS, context=True, embed="embed" in T.DEFAULT_GROUPS,
               letter_power=T.LETTER_POWER, bags=T.BAGS)
 GOLD2 = dict(CHOSEN, train_sets=["wcxb", "zh_cwced"])  # the shipped model's configuration and data
+GOLD3 = dict(CHOSEN, train_sets=["wcxb", "zh_cwced", "mceb"])  # the same with mceb
 PATTERN_SETS = [f"patterns:{c}:{kind}" for c in CRAWLS for kind in ("gold", "other")]
 ROWS = {
     "thesis": dict(estimator="logreg", groups=("pos", "tags", "embed"), context=False, embed=True),
@@ -204,7 +229,9 @@ ROWS = {
     "gold2+marks": dict(GOLD2, groups=GOLD2["groups"] + ("marks",)),
     "gold2-pages": dict(GOLD2, page_total=1000.0),
     "gold2+static": with_embedding(GOLD2),
+    "gold3": GOLD3,
     "shipped": dict(CHOSEN, train_sets=SHIPPABLE),
+    "gold3+roles": dict(GOLD3, groups=GOLD3["groups"] + ("roles",)),
     "patterns": dict(CHOSEN, train_sets=GOLD2["train_sets"] + PATTERN_SETS),
     "shipped+patterns": dict(CHOSEN, train_sets=SHIPPABLE + [f"patterns:{c}:other" for c in CRAWLS]),
 }
@@ -236,13 +263,31 @@ def cross_validate(corpus: Corpus, spec: dict, folds: dict[str, int], k: int, lo
     return probs
 
 
+def save_probs(corpus: Corpus, probs, work: Path, row: str) -> None:
+    """The row's out-of-fold probabilities, and the pages they belong to, for `--decide-only`."""
+    import pickle
+
+    keep = [i for i, pr in enumerate(probs) if pr is not None]
+    np.savez_compressed(work / f"probs.{row}.npz", ids=np.array([corpus.pages[i].id for i in keep]),
+                        **{f"p{n}": probs[i] for n, i in enumerate(keep)})
+    cache = work / "pages.pkl"  # the benchmark's own cache, never a user's file
+    if not cache.exists():
+        light = [dict(id=p.id, site=p.site, dataset=p.dataset, table=p.table, labels=p.labels, gold=p.gold,
+                      title=corpus.titles[i], page_type=corpus.page_type.get(p.id)) for i, p in
+                 enumerate(corpus.pages) if probs[i] is not None]
+        tmp = cache.with_suffix(".tmp")
+        with tmp.open("wb") as f:
+            pickle.dump(light, f, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(cache)
+
+
 def write_predictions(corpus: Corpus, probs, threshold: float, work: Path, row: str) -> dict[str, Path]:
     out = {}
     files = {}
     for i, p in enumerate(corpus.pages):
         if probs[i] is None:  # a pattern-labelled training page
             continue
-        title, _ = choose_title(p.table, p.root)
+        title = corpus.titles[i]
         text = "\n".join(b.text for b, main in zip(p.table.blocks, main_blocks(p.table, probs[i], threshold))
                          if main)
         if p.dataset not in files:
@@ -256,9 +301,26 @@ def write_predictions(corpus: Corpus, probs, threshold: float, work: Path, row: 
 
 
 def score(dataset: str, pred: Path) -> dict:
+    """score.py's summary of `pred`; for a typed set (`TYPED`) also ``by_type``: SH F1 of each page type."""
+    pages_out = pred.with_suffix(".pages.jsonl")
     res = subprocess.run([sys.executable, str(TOOLS / "score.py"), "--gold", str(SHARED / "data" / dataset),
-                          "--pred", str(pred), "--json"], check=True, capture_output=True, text=True)
-    return json.loads(res.stdout)
+                          "--pred", str(pred), "--json", "--pages-out", str(pages_out)],
+                         check=True, capture_output=True, text=True)
+    out = json.loads(res.stdout)
+    if dataset in TYPED:
+        if dataset not in TYPE_OF:
+            TYPE_OF[dataset] = {r["id"]: page_type(r) for r in load_set(dataset)}
+        scored: dict[str, list[float]] = {}
+        with pages_out.open(encoding="utf-8") as f:
+            for line in f:
+                row = json.loads(line)
+                if row.get("text_scored"):
+                    scored.setdefault(TYPE_OF[dataset][row["id"]], []).append(row["sh_f1"])
+        out["by_type"] = {t: (float(np.mean(v)), len(v)) for t, v in scored.items()}
+    return out
+
+
+TYPE_OF: dict[str, dict[str, str]] = {}  # per typed set, the type of each page id (filled as sets load)
 
 
 def trafilatura(dataset: str, work: Path) -> tuple[Path, dict]:
@@ -479,6 +541,190 @@ def _mean_sh_f1(pages, probs, threshold) -> float:
                           for p, pr in zip(pages, probs)]))
 
 
+# --- the page-level decision on cached out-of-fold probabilities ------------------------------
+
+def dump_probs(model: str, sets: list[str], work: Path, k: int, log) -> None:
+    """A saved model's probabilities on every page with gold of `sets` (which it never trained on),
+    cached for `--decide-only` as a cross-validation run's are: ``pages.SET.pkl``, ``probs.SET.npz``
+    and the sites' folds (``folds.SET.json``)."""
+    import pickle
+
+    from stemmer.extract.fallback import GENERIC_PATH
+
+    clf = BlockClassifier.load(GENERIC_PATH if model == "generic" else Path(model))
+    for ds in sets:
+        t0 = time.perf_counter()
+        records = load_set(ds)
+        types = {r["id"]: page_type(r) for r in records} if ds in TYPED else {}
+        light, probs = [], {}
+        for p in T.labelled_pages(iter(records), keep_root=True):
+            light.append(dict(id=p.id, site=p.site, dataset=ds, table=p.table, labels=p.labels, gold=p.gold,
+                              title=choose_title(p.table, p.root)[0], page_type=types.get(p.id)))
+            probs[p.id] = clf.predict_proba(p.table)
+        with (work / f"pages.{ds}.pkl").open("wb") as f:
+            pickle.dump(light, f, protocol=pickle.HIGHEST_PROTOCOL)
+        np.savez_compressed(work / f"probs.{ds}.npz", ids=np.array(list(probs)),
+                            **{f"p{n}": v for n, v in enumerate(probs.values())})
+        (work / f"folds.{ds}.json").write_text(json.dumps({"k": k, "fold_of_site": site_folds(light, k)}))
+        log(f"{ds}: {len(light)} pages ({time.perf_counter() - t0:.0f} s)")
+
+
+PAIRS = (0.0, 0.5, 1.0, 2.0)  # the Viterbi pass's bonus for like labels, chosen among these
+OFFSETS = (-0.5, 0.0, 0.5)  # and a shift of the fitted bias: F1's best cut need not be at p = 0.5
+# The decision's weights would ship with stemmer: fitted on shippable sets only
+DECISION_SETS = GOLD3["train_sets"]
+
+
+TODAY = "3827265"  # the last commit with the cascade of rules (`main_blocks` and its region step)
+
+
+def _rules_of(commit: str):
+    """`main_blocks` of extract/fallback.py as of `commit` (read from git), to score beside the decision."""
+    source = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:stemmer/extract/fallback.py"],
+                            check=True, capture_output=True, text=True).stdout
+    namespace: dict = {"__name__": "fallback_" + commit, "__file__": str(ROOT / "stemmer" / "extract" / "fallback.py")}
+    exec(compile(source, f"fallback.py@{commit}", "exec"), namespace)  # noqa: S102 - our own history
+    return namespace["main_blocks"]
+
+
+def decide_only(work: Path, row: str, log, ablate=(), decision_sets=None) -> dict:
+    """The page-level decision (`stemmer.classify.decode`) fitted and scored under the row's CV.
+
+    Reads the pages and the row's out-of-fold probabilities that a run of this
+    benchmark cached in `work`.  For each fold, the decision's weights (a logistic
+    regression on the blocks' terms, each block weighing its letters, each page
+    the same) and its Viterbi bonus (among `PAIRS`) are fitted on the pages of
+    the other folds of `DECISION_SETS`, and the fold's pages are decided with
+    them.  Printed beside the threshold alone, the decision without its Viterbi
+    pass or its one-block rule, and (`ablate`) without each of these terms;
+    last, the weights fitted on all pages of `DECISION_SETS`, for decode.py.
+    """
+    import pickle
+
+    from sklearn.linear_model import LogisticRegression
+
+    decision_sets = decision_sets or DECISION_SETS
+    today = _rules_of(TODAY)
+
+    from stemmer.classify import decode
+
+    sys.path.insert(0, str(TOOLS))
+    from score import shingle_prf, tokenize
+
+    if (work / "pages.pkl").exists():  # a cross-validation run's cache
+        with (work / "pages.pkl").open("rb") as f:
+            pages = pickle.load(f)
+        cached = np.load(work / f"probs.{row}.npz")
+        by_id = {str(i): cached[f"p{n}"] for n, i in enumerate(cached["ids"])}
+        folds = json.loads((work / "folds.json").read_text())
+        k, fold_of = folds["k"], folds["fold_of_site"]
+    else:  # `--dump-probs`'s, one file per set
+        pages, by_id, fold_of = [], {}, {}
+        for path in sorted(work.glob("pages.*.pkl")):
+            ds = path.name.split(".")[1]
+            with path.open("rb") as f:
+                pages += pickle.load(f)
+            cached = np.load(work / f"probs.{ds}.npz")
+            by_id.update({str(i): cached[f"p{n}"] for n, i in enumerate(cached["ids"])})
+            folds = json.loads((work / f"folds.{ds}.json").read_text())
+            k = folds["k"]
+            fold_of.update(folds["fold_of_site"])
+    pages = [p for p in pages if p["id"] in by_id]
+    t0 = time.perf_counter()
+    threshold = T.DEFAULT_THRESHOLD
+    for p in pages:
+        p["probs"] = by_id[p["id"]]
+        p["terms"] = decode.block_terms(p["table"], p["probs"], threshold)
+        p["pairs"] = decode.pair_links(p["table"])
+        p["tokens"] = [tokenize(b.text) for b in p["table"].blocks]
+        p["gold_tokens"] = tokenize(p["gold"])
+        p["fold"] = fold_of[p["site"]]
+    log(f"terms of {len(pages)} pages ({time.perf_counter() - t0:.0f} s)")
+
+    def f1(p, keep) -> tuple[float, float, float]:
+        pred = [t for tok, m in zip(p["tokens"], keep) if m for t in tok]
+        return shingle_prf(pred, p["gold_tokens"])[:3]
+
+    def fit(train, drop=None):
+        X = np.vstack([p["terms"] for p in train])
+        if drop is not None:
+            X[:, decode.TERMS.index(drop)] = 0.0  # the term left out: its weight stays 0
+        y = np.concatenate([p["labels"] for p in train])
+        per_set = Counter(p["dataset"] for p in train)  # each page weighs the same, each set too
+        w = np.concatenate([np.maximum([b.weight for b in p["table"].blocks], 1) /
+                            max(1, sum(b.weight for b in p["table"].blocks)) / per_set[p["dataset"]] for p in train])
+        lr = LogisticRegression(C=1.0, fit_intercept=False, max_iter=1000).fit(X, y, sample_weight=w * len(train))
+        return tuple(float(c) for c in lr.coef_[0])
+
+    def mean_by_set(scored: list[tuple[dict, float]]) -> float:
+        sets = {}
+        for p, v in scored:
+            sets.setdefault(p["dataset"], []).append(v)
+        return float(np.mean([np.mean(v) for v in sets.values()]))
+
+    def choose(train):
+        fitted = np.asarray(fit(train))
+        bias = decode.TERMS.index("bias")
+        grid = [(lam, off) for lam in PAIRS for off in OFFSETS]
+
+        def value(lam, off):
+            w = fitted.copy()
+            w[bias] += off
+            return mean_by_set([(p, f1(p, decode.viterbi(p["terms"] @ w, lam * p["pairs"]))[2]) for p in train])
+
+        lam, off = max(grid, key=lambda g: value(*g))
+        fitted[bias] += off
+        return tuple(float(x) for x in fitted), lam, off
+
+    shipped = "decision (shipped)"
+    systems = {"today's rules": {}, "threshold": {}, "decision, no pass": {}, "decision, no one-block rule": {}, shipped: {}}
+    systems.update({f"{shipped} - {t}": {} for t in ablate})
+    chosen_params = []
+    for f in range(k):
+        train = [p for p in pages if p["fold"] != f and p["dataset"] in decision_sets]
+        weights, lam, off = choose(train)
+        chosen_params.append((weights, lam))
+        without = {}
+        for t in ablate:  # refitted without the term, at the full decision's pass and shift
+            w = np.asarray(fit(train, drop=t))
+            w[decode.TERMS.index("bias")] += off
+            without[t] = w
+        log(f"  fold {f}: pair {lam}, weights " + ", ".join(f"{n} {w:+.2f}" for n, w in zip(decode.TERMS, weights)))
+        for p in pages:
+            if p["fold"] != f:
+                continue
+            score = p["terms"] @ np.asarray(weights)
+            systems["threshold"][p["id"]] = f1(p, p["probs"] >= threshold)
+            systems["today's rules"][p["id"]] = f1(p, today(p["table"], p["probs"], threshold))
+            systems["decision, no pass"][p["id"]] = f1(p, score > 0)
+            keep = decode.viterbi(score, lam * p["pairs"])
+            systems["decision, no one-block rule"][p["id"]] = f1(p, keep)
+            systems[shipped][p["id"]] = f1(p, decode.dominant_block(p["table"], keep))
+            for t, w in without.items():
+                keep = decode.viterbi(p["terms"] @ w, lam * p["pairs"])
+                systems[f"{shipped} - {t}"][p["id"]] = f1(p, decode.dominant_block(p["table"], keep))
+    table = {}
+    for name, got in systems.items():
+        for p in pages:
+            key = (p["dataset"], p.get("page_type")) if p.get("page_type") else None
+            for cell in [p["dataset"]] + ([f"{p['dataset']}:{p['page_type']}", f"wcxb+mceb:{p['page_type']}"]
+                                          if key else []):
+                table.setdefault(cell, {}).setdefault(name, []).append(got[p["id"]])
+    print(f"\nthe page-level decision on row {row}'s out-of-fold probabilities, site-grouped {k}-fold CV "
+          f"(SH F1 / precision / recall, macro over pages)\n")
+    print("| set | pages | " + " | ".join(systems) + " |\n|---|---|" + "---|" * len(systems))
+    for cell in sorted(table, key=lambda c: (":" in c, c)):
+        vals = table[cell]
+        print(f"| {cell} | {len(vals['threshold'])} | " + " | ".join(
+            "{:.3f} / {:.3f} / {:.3f}".format(*(np.mean([v[j] for v in vals[n]]) for j in (2, 0, 1)))
+            for n in systems) + " |")
+    weights, lam, _ = choose([p for p in pages if p["dataset"] in decision_sets])
+    print("\nfitted on all pages of " + ", ".join(decision_sets) + f": PAIR = {lam}\nWEIGHTS = (" +
+          ", ".join(f"{w:.3f}" for w in weights) + ")  # " + ", ".join(decode.TERMS))
+    return {"table": {c: {n: [float(np.mean([v[j] for v in vals[n]])) for j in range(3)] for n in vals}
+                      for c, vals in table.items()}, "weights": weights, "pair": lam, "folds": chosen_params}
+
+
 # --- main -----------------------------------------------------------------------------
 
 def fmt(x, spec=".3f") -> str:
@@ -504,6 +750,14 @@ def main() -> None:
                     help="only score these saved models (or 'generic') on --sets, no cross-validation")
     ap.add_argument("--kept-boilerplate", type=int, default=0, metavar="N",
                     help="only the per-block error analysis of the shipped model on N pages of each of --sets")
+    ap.add_argument("--decide-only", metavar="ROW",
+                    help="only fit and score the page-level decision on ROW's probabilities cached in --work")
+    ap.add_argument("--dump-probs", metavar="MODEL",
+                    help="only cache a saved model's probabilities on --sets for --decide-only (no CV)")
+    ap.add_argument("--decision-sets", nargs="*", metavar="SET",
+                    help=f"with --decide-only: fit the decision on these sets (default {' '.join(DECISION_SETS)})")
+    ap.add_argument("--ablate-terms", nargs="*", default=[], metavar="TERM",
+                    help="with --decide-only: also the decision refitted without each of these terms")
     ap.add_argument("--no-baseline", action="store_true", help="skip trafilatura, readability and the speeds")
     ap.add_argument("--work", default="/tmp/stemmer-bench-classifier")
     ap.add_argument("--json", help="also write the results as JSON here")
@@ -513,6 +767,14 @@ def main() -> None:
     log = lambda msg: print(msg, file=sys.stderr, flush=True)  # noqa: E731
     if args.kept_boilerplate:
         kept_boilerplate(args.sets, args.kept_boilerplate)
+        return
+    if args.dump_probs:
+        dump_probs(args.dump_probs, args.sets, work, args.folds, log)
+        return
+    if args.decide_only:
+        got = decide_only(work, args.decide_only, log, args.ablate_terms, args.decision_sets)
+        if args.json:
+            Path(args.json).write_text(json.dumps(got, indent=1))
         return
     if args.held_out:
         rows = held_out(args.held_out, args.sets, work, log, peers=not args.no_baseline)
@@ -546,6 +808,7 @@ def main() -> None:
             f"{' + second stage' if spec['context'] else ''}")
         t0 = time.perf_counter()
         probs = cross_validate(corpus, spec, folds, args.folds, log)
+        save_probs(corpus, probs, work, row)
         for threshold in args.thresholds:
             name = row if threshold == T.DEFAULT_THRESHOLD else f"{row}@{threshold}"
             preds = write_predictions(corpus, probs, threshold, work, name)
@@ -594,6 +857,27 @@ def main() -> None:
                       fmt(speed[ds]["fallback_pps"], ".1f"), fmt(speed[ds]["traf_total_pps"], ".1f"),
                       fmt(speed[ds]["readability_pps"], ".1f")]
         print("| " + " | ".join(cells) + " |")
+    systems = [(c, results[c]) for c in cols] + ([("trafilatura", {d: traf[d]["score"] for d in traf}),
+                                                  ("readability", {d: read[d]["score"] for d in read})] if traf else [])
+    print("\nSH precision / recall / F1 (macro over pages) of each system\n")
+    print("| dataset | " + " | ".join(n for n, _ in systems) + " |\n|---|" + "---|" * len(systems))
+    for ds in args.sets:
+        print(f"| {ds} | " + " | ".join(f"{fmt(r[ds]['sh_precision'])} / {fmt(r[ds]['sh_recall'])} / "
+                                        f"{fmt(r[ds]['sh_f1'])}" for _, r in systems) + " |")
+    typed = [ds for ds in TYPED if ds in args.sets]
+    if typed:
+        print("\nSH F1 by page type (pages); the last line pools the typed sets\n")
+        print("| set | type | pages | " + " | ".join(n for n, _ in systems) + " |\n|---|---|---|" + "---|" * len(systems))
+        kinds = sorted({t for ds in typed for t in systems[0][1][ds]["by_type"]})
+        for t in kinds:
+            for ds in typed + ["together"]:
+                sets = typed if ds == "together" else [ds]
+                n = sum(systems[0][1][d]["by_type"].get(t, (0, 0))[1] for d in sets)
+                if not n:
+                    continue
+                cells = [sum(r[d]["by_type"][t][0] * r[d]["by_type"][t][1] for d in sets if t in r[d]["by_type"]) / n
+                         for _, r in systems]
+                print(f"| {ds} | {t} | {n} | " + " | ".join(fmt(c) for c in cells) + " |")
     if minilm:
         print("\n| embedder | row | pages scored | sh_f1 (2-fold) | pages/s of the embedding alone |\n|---|---|---|---|---|")
         for r in minilm:

@@ -49,6 +49,7 @@ def parse_html(html: str | bytes, *, name: str | None = None):
             _flatten(el)
         log.warning("%s: elements nested deeper than %d made siblings", name or "a page", MAX_DEPTH)
     _show_noscript(root)
+    _hide_by_stylesheet(root)
     return root
 
 
@@ -97,6 +98,74 @@ def _show_noscript(root) -> None:
     if inside > sum(b.weight for b in shown):
         for box in boxes:
             box.tag = "div"
+
+
+# A rule of the page's own stylesheet that hides what it selects, and one that shows it.
+_HIDES = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
+_SHOWS = re.compile(r"display\s*:\s*(?!none)[a-z]|visibility\s*:\s*visible", re.IGNORECASE)
+_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+_BRACE = re.compile(r"[{}]")
+_SIMPLE_SELECTOR = re.compile(r"\s*([.#])(-?[_a-zA-Z][\w-]*)\s*")
+_NAMED = re.compile(r"([.#])(-?[_a-zA-Z][\w-]*)")
+# Only a hidden element named as something that pops up over the page counts: a collapsed
+# accordion, a tab or a menu for small screens is also hidden by its stylesheet, and is
+# often the page's text (mceb's FAQ and service pages).
+_POP_UP_WORDS = (r"modal|dialog|popup|pop-up|overlay|lightbox|cookie|consent|gdpr|login|signin|sign-in"
+                 r"|register|newsletter|subscribe|paywall|interstitial")
+_POPS_UP = re.compile(_POP_UP_WORDS, re.IGNORECASE)
+# A rule that may hide one (a class or id with such a word, then a declaration block that hides).
+_MAY_HIDE_POP_UP = re.compile(rf"[.#][\w-]*(?:{_POP_UP_WORDS})[\w-]*[^{{}}]*{{[^{{}}]*"
+                              r"(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.IGNORECASE)
+
+
+def _hide_by_stylesheet(root) -> None:
+    """Mark ``hidden`` the elements the page's own ``<style>`` hides by a class or id selector alone.
+
+    A login or cookie dialog, a newsletter pop-up or a legal notice is often in
+    the page as text and hidden by a stylesheet rule (``.modal {display: none}``),
+    not by an inline style: no reader sees it until a script shows it.  Only
+    top-level rules whose selector is one class or one id count, only names that
+    say such a thing (`_POPS_UP`), and a name that any rule shows again
+    (``.modal.open {display: block}``, a ``@media`` rule) is left alone.  The walkers then skip these elements as they skip inline
+    ``display:none`` (`stemmer.blocks.block.is_hidden`).
+    """
+    css = [s.text for s in root.iter("style") if s.text]
+    if not any(_MAY_HIDE_POP_UP.search(text) for text in css):  # one regex pass on most pages
+        return
+    hidden, shown = _stylesheet_names(_CSS_COMMENT.sub("", "\n".join(css)))
+    hidden = {name for name in hidden - shown if _POPS_UP.search(name)}
+    if not hidden:
+        return
+    for el in root.iter():
+        if not isinstance(el.tag, str):
+            continue
+        ident, cls = el.get("id"), el.get("class")
+        if (ident and "#" + ident in hidden) or (cls and any("." + c in hidden for c in cls.split())):
+            el.set("hidden", "hidden")
+
+
+def _stylesheet_names(css: str) -> tuple[set[str], set[str]]:
+    """(``.class``/``#id`` names that a top-level rule of one simple selector hides,
+    names that any rule, nested or compound, shows)."""
+    hidden: set[str] = set()
+    shown: set[str] = set()
+    open_rules: list[tuple[str, int]] = []  # (selector, where its body starts) of each rule open
+    at = 0
+    for m in _BRACE.finditer(css):
+        if m.group() == "{":
+            open_rules.append((css[at:m.start()], m.end()))
+        elif open_rules:
+            selector, body_at = open_rules.pop()
+            body = css[body_at:m.start()]
+            if "{" not in body:  # a rule of declarations, not an at-rule around others
+                if _SHOWS.search(body):
+                    shown.update(a + b for a, b in _NAMED.findall(selector))
+                elif not open_rules and _HIDES.search(body):
+                    for part in selector.split(","):
+                        if sm := _SIMPLE_SELECTOR.fullmatch(part):
+                            hidden.add(sm.group(1) + sm.group(2))
+        at = m.end()
+    return hidden, shown
 
 
 def _nests_too_deep(root) -> bool:

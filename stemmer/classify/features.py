@@ -36,10 +36,10 @@ try:
 except ImportError:
     _compiled_text_stats = None
 
-GROUPS = ("pos", "tags", "attrs", "marks", "ratios", "text", "neigh", "embed")
-# The groups a model uses unless told otherwise: no embedding, and no `marks` (measured, not
-# kept: docs/classifier.md).
-DEFAULT_GROUPS = tuple(g for g in GROUPS if g not in ("embed", "marks"))
+GROUPS = ("pos", "tags", "attrs", "marks", "roles", "ratios", "text", "neigh", "embed")
+# The groups a model uses unless told otherwise: no embedding, no `marks` (measured, not
+# kept: docs/classifier.md), no `roles` (not yet measured under CV).
+DEFAULT_GROUPS = tuple(g for g in GROUPS if g not in ("embed", "marks", "roles"))
 LEVELS = 3  # enclosing elements described besides the block itself
 N_FREQ = 4  # sinusoids of the position encoding (sin + cos each)
 MAX_TEXT = 1000  # characters of a block looked at by the text statistics and the embedder
@@ -275,6 +275,8 @@ def feature_names(vocab: Vocabulary, groups: Sequence[str], embed_dim: int = 0) 
             names += [f"attr_{w}" for w in vocab.attrs] + [f"ownattr_{w}" for w in vocab.attrs]
         elif g == "marks":
             names += ["in_content", "content_share", "in_largest_content", "content_elements"]
+        elif g == "roles":
+            names += ["in_figure", "images_around", "images_own", "caption_word", "embed_word", "dialog_word"]
         elif g == "ratios":
             for lv in range(LEVELS + 1):
                 names += [f"L{lv}_{r}" for r in ("r1", "r2", "r3", "r4", "r5", "blocks", "good", "main")]
@@ -331,6 +333,8 @@ class Featurizer:
                 parts.append(self._attrs(table, stats))
             elif g == "marks":
                 parts.append(stats.marks(table.content, table.ancestors))
+            elif g == "roles":
+                parts.append(stats.roles(table))
             elif g == "ratios":
                 parts.append(stats.ratios())
             elif g == "text":
@@ -495,6 +499,30 @@ class _Stats:
         out[:, 3] = np.log1p(len(held))
         return out
 
+    def roles(self, table: PageTable) -> np.ndarray:
+        """Per block, what may make it a caption, an embedded post or a dialog rather than prose:
+        inside a figure, images in its element and beside it (in its element's parent),
+        and class or id words of its four nearest elements naming such a thing."""
+        n_el = len(table.elements)
+        images = np.zeros(n_el + 1)
+        for e, (tag, _) in enumerate(table.elements):
+            if tag == "img":
+                images[e] = 1.0
+        for idx in reversed(self._levels):
+            np.add.at(images, self._parent[idx], images[idx])
+        out = np.zeros((self.n, 6))
+        for r, anc in enumerate(table.ancestors):
+            if not anc:
+                continue
+            near = anc[-4:]
+            tags = {table.elements[e][0] for e in anc}
+            words = " ".join(w for e in near for w in table.elements[e][1])
+            around = self._parent[anc[-1]]
+            out[r] = (float(bool(tags & _FIGURE_TAGS)), math.log1p(images[around]), math.log1p(images[anc[-1]]),
+                      float(bool(_CAPTION_WORDS.search(words))), float(bool(_EMBED_WORDS.search(words))),
+                      float(bool(_DIALOG_WORDS.search(words)) or "dialog" in tags))
+        return out
+
     def text(self, title: str) -> np.ndarray:
         return _text_stats(self.blocks, title)
 
@@ -514,6 +542,11 @@ class _Stats:
 
 
 MAIN_KEEP = 0.5  # a readability-style descent stops where no child keeps half the good text
+# What the `roles` group looks for in the class and id words around a block.
+_FIGURE_TAGS = frozenset({"figure", "figcaption"})
+_CAPTION_WORDS = re.compile(r"caption|credit|legend|attribution|photo|figure")
+_EMBED_WORDS = re.compile(r"embed|tweet|twitter|instagram|tiktok|facebook|youtube")
+_DIALOG_WORDS = re.compile(r"modal|dialog|popup|overlay|cookie|consent|gdpr|lightbox")
 
 
 def _text_stats(blocks: Sequence[Block], title: str) -> np.ndarray:
