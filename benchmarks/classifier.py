@@ -575,18 +575,6 @@ OFFSETS = (-0.5, 0.0, 0.5)  # and a shift of the fitted bias: F1's best cut need
 DECISION_SETS = GOLD3["train_sets"]
 
 
-TODAY = "3827265"  # the last commit with the cascade of rules (`main_blocks` and its region step)
-
-
-def _rules_of(commit: str):
-    """`main_blocks` of extract/fallback.py as of `commit` (read from git), to score beside the decision."""
-    source = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:stemmer/extract/fallback.py"],
-                            check=True, capture_output=True, text=True).stdout
-    namespace: dict = {"__name__": "fallback_" + commit, "__file__": str(ROOT / "stemmer" / "extract" / "fallback.py")}
-    exec(compile(source, f"fallback.py@{commit}", "exec"), namespace)  # noqa: S102 - our own history
-    return namespace["main_blocks"]
-
-
 def decide_only(work: Path, row: str, log, ablate=(), decision_sets=None) -> dict:
     """The page-level decision (`stemmer.classify.decode`) fitted and scored under the row's CV.
 
@@ -604,7 +592,7 @@ def decide_only(work: Path, row: str, log, ablate=(), decision_sets=None) -> dic
     from sklearn.linear_model import LogisticRegression
 
     decision_sets = decision_sets or DECISION_SETS
-    today = _rules_of(TODAY)
+    today = main_blocks  # today's rules, beside which the decision is scored
 
     from stemmer.classify import decode
 
