@@ -63,7 +63,8 @@ def _plain_path(path: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(enc.split(".", 1)[0].split("#", 1)[0] for enc in path)
 
 
-def _runs(chosen: np.ndarray) -> list[list[int]]:
+def chosen_runs(chosen) -> list[list[int]]:
+    """The runs of consecutive chosen blocks, as lists of block indexes."""
     runs: list[list[int]] = []
     for i in np.flatnonzero(chosen):
         if runs and runs[-1][-1] == i - 1:
@@ -73,7 +74,7 @@ def _runs(chosen: np.ndarray) -> list[list[int]]:
     return runs
 
 
-def _container(table, run: list[int]) -> int | None:
+def run_container(table, run: list[int]) -> int | None:
     """The innermost element holding every block of `run` (a lone block's parent), or None."""
     ancestors = [table.ancestors[i] for i in run]
     if len(run) == 1:
@@ -102,13 +103,13 @@ def block_terms(table, probs, threshold: float) -> np.ndarray:
         comment = np.array([table.in_comments(i) for i in range(n)], dtype=bool)
         if ((probs >= threshold) & ~comment).any():
             out[:, 9] = comment
-    runs = _runs(probs >= threshold)
+    runs = chosen_runs(probs >= threshold)
     if not runs:
         return out
     text = (weights - anchor_w) * probs
     core = max(runs, key=lambda r: float(text[r].sum()))
     anchor = max(core, key=lambda i: text[i])
-    container = _container(table, core)
+    container = run_container(table, core)
     around_anchor = set(table.ancestors[anchor])
     sibling_of = table.parent[container] if container is not None and container >= 0 else None
     article_paths = {_plain_path(table.blocks[i].path) for i in core}

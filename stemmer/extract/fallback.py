@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from stemmer.classify.decode import chosen_runs, run_container
 from stemmer.errors import ModelError
 from stemmer.extract.apply import ExtractedBlock, Extraction
 
@@ -75,30 +76,6 @@ def main_blocks(table, probs, threshold: float, *, regions: bool = True):
             if outside.max() > 0 and sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS:
                 chosen = article
     return drop_boilerplate_regions(table, probs, chosen) if regions else chosen
-
-
-def chosen_runs(chosen) -> list[list[int]]:
-    """The runs of consecutive chosen blocks, as lists of block indexes."""
-    runs: list[list[int]] = []
-    for i in np.flatnonzero(chosen):
-        if runs and runs[-1][-1] == i - 1:
-            runs[-1].append(int(i))
-        else:
-            runs.append([int(i)])
-    return runs
-
-
-def run_container(table, run: list[int]) -> int | None:
-    """The innermost element holding every block of `run` (a lone block's parent), or None."""
-    ancestors = [table.ancestors[i] for i in run]
-    if len(run) == 1:
-        ancestors = [ancestors[0][:-1]]
-    depth = 0
-    for column in zip(*ancestors):
-        if any(e != column[0] for e in column):
-            break
-        depth += 1
-    return ancestors[0][depth - 1] if depth else None
 
 
 def drop_boilerplate_regions(table, probs, chosen):
