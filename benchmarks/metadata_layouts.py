@@ -24,7 +24,6 @@ import argparse
 import hashlib
 import json
 import logging
-import math
 import sys
 import time
 from collections import Counter
@@ -34,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from layouts import load, run_split  # noqa: E402
+from layouts import load, print_table, run_split  # noqa: E402
 from lxml import etree  # noqa: E402
 
 from stemmer import Page, analyze, extract  # noqa: E402
@@ -165,17 +164,6 @@ def run_dataset(dataset: str, work: Path, strip_train: bool, only: set[str]) -> 
            "layouts": sum(len(sp.layouts) for sp in patterns.sites.values()),
            "analyze_s": analyze_s, "extract_pps": len(test) / extract_s, "traf_pps": traf_pps}
     return row, rows
-
-
-def fmt(x, spec=".3f"):
-    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else format(x, spec)
-
-
-def print_table(cols, rows) -> None:
-    print("| " + " | ".join(c[0] for c in cols) + " |")
-    print("|" + "---|" * len(cols))
-    for r in rows:
-        print("| " + " | ".join(fmt(r.get(k), spec) for _, k, spec in cols) + " |")
 
 
 def main() -> None:
