@@ -1,6 +1,7 @@
 """Take the title and the main text of a page from the layout it matched."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -244,6 +245,7 @@ def page_title(slot: int | None, page: PageBlocks, titles: Titles = (), *,
     slot_text = page.blocks[slot].text
     head = sig(page.title)
 
+    @functools.cache  # the page's own titles are looked up once, and only where needed
     def refs() -> tuple[str, ...]:
         return tuple(s for s in map(sig, titles() if callable(titles) else titles) if s)
 
