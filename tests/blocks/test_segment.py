@@ -262,7 +262,7 @@ def _stylesheet_reference(css: str) -> set[str] | None:
 
     from stemmer.blocks import parse
 
-    if not re.search(rf"[.#][\w-]*(?:{parse._POP_UP_WORDS})[\w-]*[^{{}}]*{{[^{{}}]*(?:{parse._HIDE})", css,
+    if not re.search(rf"[.#][\w-]*(?:{parse._POP_UP_WORDS})[\w-]*[^{{}}]*{{[^{{}}]*(?:{'|'.join(parse._HIDE)})", css,
                      re.IGNORECASE):
         return None
     css = parse._CSS_COMMENT.sub("", css)
