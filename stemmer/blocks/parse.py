@@ -165,7 +165,7 @@ def _declarations(css: str, low: str | None, hides: bool) -> list[int]:
 def _may_hide_pop_up(css: str) -> bool:
     """Whether a declaration that hides (`_HIDES`) follows a ``{`` whose selector names a pop-up (`_POP_UP_NAME`).
 
-    The regex ``[.#][\w-]*(?:POP-UP WORDS)[^{}]*{[^{}]*(?:HIDES)`` says the same, but
+    The regex ``[.#][\\w-]*(?:POP-UP WORDS)[^{}]*{[^{}]*(?:HIDES)`` says the same, but
     backtracks over every class of a big stylesheet; this looks only behind its few hiding declarations.
     """
     low = _lower_case(css)
