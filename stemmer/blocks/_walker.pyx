@@ -27,10 +27,13 @@ cdef enum Kind:
     SKIP = 3
     ANCHOR = 4
 
-# The tags with a kind, found in C by a small hash (first letter, length) and one strcmp;
-# the names are kept alive by _NAMES, the tags as str by _TAGS.
+# The tags with a kind, and the commonest inline ones (their `_tag` is then one str, whose
+# hash is kept: the page table's memo looks each element up by it), found in C by a small
+# hash (first letter, length) and one strcmp; the names are kept alive by _NAMES, the tags as str by _TAGS.
+_INLINE_TAGS = ("html span img strong em b i u s small sup sub label font abbr cite code time mark strike big tt q "
+                "var kbd samp picture source wbr nobr ins del dfn").split()
 _KINDS = [(t.encode(), BLOCK) for t in BLOCK_TAGS] + [(t.encode(), CHOP) for t in CHOP_TAGS] \
-    + [(t.encode(), SKIP) for t in SKIP_TAGS] + [(b"a", ANCHOR)]
+    + [(t.encode(), SKIP) for t in SKIP_TAGS] + [(b"a", ANCHOR)] + [(t.encode(), INLINE) for t in _INLINE_TAGS]
 cdef list _NAMES = [name for name, _ in _KINDS]
 cdef tuple _TAGS = tuple(name.decode() for name, _ in _KINDS)
 cdef const char* _NAME_PTRS[128]
@@ -55,7 +58,7 @@ for _i, (_, _k) in enumerate(_KINDS):
 
 
 cdef inline int _find(const char* name) noexcept nogil:
-    """The index of `name` among the kinded tags, or -1."""
+    """The index of `name` among the tags of `_KINDS`, or -1."""
     cdef int i = _BUCKET[_bucket(name)]
     while i >= 0 and strcmp(name, _NAME_PTRS[i]) != 0:
         i = _NEXT[i]
@@ -628,3 +631,46 @@ def nests_deeper(root, int limit):
                 break
             node = node.parent
             depth -= 1
+
+
+def statement_elements(root):
+    """The elements that say what the page is (`stemmer.metadata.signals`), in one walk of the elements.
+
+    Returns:
+        (the `<meta>`, `<script>` and `<time>` elements at or below `root`, the elements below
+        it with an ``itemprop``, the `<a>` below it with a ``rel``), each in document order:
+        what ``root.iter("meta", "script", "time")``, ``root.xpath("descendant::*[@itemprop]")``
+        and ``root.xpath("descendant::a[@rel]")`` find, without two XPath passes.
+    """
+    cdef xmlNode* top = (<cetree._Element?>root)._c_node
+    cdef cetree._Document doc = (<cetree._Element>root)._doc
+    cdef xmlNode* node = top
+    cdef xmlNode* child
+    cdef const char* name
+    cdef list tagged = [], props = [], rels = []
+    while True:
+        name = <const char*>node.name
+        if node.ns is NULL and (strcmp(name, "meta") == 0 or strcmp(name, "script") == 0
+                                or strcmp(name, "time") == 0):
+            tagged.append(cetree.elementFactory(doc, node))
+        if node is not top:
+            if _attr(node, "itemprop") is not None:
+                props.append(cetree.elementFactory(doc, node))
+            if node.ns is NULL and strcmp(name, "a") == 0 and _attr(node, "rel") is not None:
+                rels.append(cetree.elementFactory(doc, node))
+        child = node.children
+        while child is not NULL and child.type != tree.XML_ELEMENT_NODE:
+            child = child.next
+        if child is not NULL:
+            node = child
+            continue
+        while True:  # `node` is done: its next element sibling, or up
+            if node is top:
+                return tagged, props, rels
+            child = node.next
+            while child is not NULL and child.type != tree.XML_ELEMENT_NODE:
+                child = child.next
+            if child is not NULL:
+                node = child
+                break
+            node = node.parent

@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 import re
 
+import numpy as np
 from lxml import etree
 
 import stemmer.blocks.segment as _walkers  # the module, whose WALKER benchmarks may switch
@@ -100,11 +101,16 @@ def _show_noscript(root) -> None:
             box.tag = "div"
 
 
-# A rule of the page's own stylesheet that hides what it selects, and one that shows it.
-_HIDES = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
-_SHOWS = re.compile(r"display\s*:\s*(?!none)[a-z]|visibility\s*:\s*visible", re.IGNORECASE)
+# A declaration of the page's own stylesheet that hides what its rule selects, and one that shows it.
+_HIDE = (r"display\s*:\s*none", r"visibility\s*:\s*hidden")
+_SHOW = (r"display\s*:\s*(?!none)[a-z]", r"visibility\s*:\s*visible")
+_HIDES, _SHOWS = re.compile("|".join(_HIDE), re.IGNORECASE), re.compile("|".join(_SHOW), re.IGNORECASE)
+# The same, each of its two forms alone, in a stylesheet's lower-case copy: a regex that
+# starts with a word scans many times faster than one case-blind or with alternatives (`_lower_case`).
+_HIDES_LOWER, _SHOWS_LOWER = tuple(map(re.compile, _HIDE)), tuple(map(re.compile, _SHOW))
+# Letters that a case-blind regex matches to i, s or k besides their two ASCII cases.
+_CASE_TRAPS = re.compile("[\u0130\u0131\u017f\u212a]")
 _CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
-_BRACE = re.compile(r"[{}]")
 _SIMPLE_SELECTOR = re.compile(r"\s*([.#])(-?[_a-zA-Z][\w-]*)\s*")
 _NAMED = re.compile(r"([.#])(-?[_a-zA-Z][\w-]*)")
 # Only a hidden element named as something that pops up over the page counts: a collapsed
@@ -113,9 +119,9 @@ _NAMED = re.compile(r"([.#])(-?[_a-zA-Z][\w-]*)")
 _POP_UP_WORDS = (r"modal|dialog|popup|pop-up|overlay|lightbox|cookie|consent|gdpr|login|signin|sign-in"
                  r"|register|newsletter|subscribe|paywall|interstitial")
 _POPS_UP = re.compile(_POP_UP_WORDS, re.IGNORECASE)
-# A rule that may hide one (a class or id with such a word, then a declaration block that hides).
-_MAY_HIDE_POP_UP = re.compile(rf"[.#][\w-]*(?:{_POP_UP_WORDS})[\w-]*[^{{}}]*{{[^{{}}]*"
-                              r"(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.IGNORECASE)
+# A class or id holding such a word, in a rule's selector (and in its lower-case copy).
+_POP_UP_NAME = re.compile(rf"[.#][\w-]*(?:{_POP_UP_WORDS})", re.IGNORECASE)
+_POP_UP_NAME_LOWER = re.compile(rf"[.#][\w-]*(?:{_POP_UP_WORDS})")
 
 
 def _hide_by_stylesheet(root) -> None:
@@ -130,10 +136,9 @@ def _hide_by_stylesheet(root) -> None:
     ``display:none`` (`stemmer.blocks.block.is_hidden`).
     """
     css = [s.text for s in root.iter("style") if s.text]
-    if not any(_MAY_HIDE_POP_UP.search(text) for text in css):  # one regex pass on most pages
+    if not any(_may_hide_pop_up(text) for text in css):  # a quick look on most pages
         return
-    hidden, shown = _stylesheet_names(_CSS_COMMENT.sub("", "\n".join(css)))
-    hidden = {name for name in hidden - shown if _POPS_UP.search(name)}
+    hidden = _hidden_pop_ups(_CSS_COMMENT.sub("", "\n".join(css)))
     if not hidden:
         return
     for el in root.iter():
@@ -144,28 +149,68 @@ def _hide_by_stylesheet(root) -> None:
             el.set("hidden", "hidden")
 
 
-def _stylesheet_names(css: str) -> tuple[set[str], set[str]]:
-    """(``.class``/``#id`` names that a top-level rule of one simple selector hides,
-    names that any rule, nested or compound, shows)."""
-    hidden: set[str] = set()
-    shown: set[str] = set()
-    open_rules: list[tuple[str, int]] = []  # (selector, where its body starts) of each rule open
-    at = 0
-    for m in _BRACE.finditer(css):
-        if m.group() == "{":
-            open_rules.append((css[at:m.start()], m.end()))
-        elif open_rules:
-            selector, body_at = open_rules.pop()
-            body = css[body_at:m.start()]
-            if "{" not in body:  # a rule of declarations, not an at-rule around others
-                if _SHOWS.search(body):
-                    shown.update(a + b for a, b in _NAMED.findall(selector))
-                elif not open_rules and _HIDES.search(body):
-                    for part in selector.split(","):
-                        if sm := _SIMPLE_SELECTOR.fullmatch(part):
-                            hidden.add(sm.group(1) + sm.group(2))
-        at = m.end()
-    return hidden, shown
+def _lower_case(css: str) -> str | None:
+    """`css` in lower case where a case-sensitive scan of it finds what a case-blind scan of `css`
+    finds, at the same places (no letter there lowers to two or matches beyond its cases); else None."""
+    return css.lower() if css.isascii() or not _CASE_TRAPS.search(css) else None
+
+
+def _declarations(css: str, low: str | None, hides: bool) -> list[int]:
+    """Where the declarations that hide (`_HIDES`), or else show (`_SHOWS`), start in `css`."""
+    if low is not None:
+        return [m.start() for form in (_HIDES_LOWER if hides else _SHOWS_LOWER) for m in form.finditer(low)]
+    return [m.start() for m in (_HIDES if hides else _SHOWS).finditer(css)]
+
+
+def _may_hide_pop_up(css: str) -> bool:
+    """Whether a declaration that hides (`_HIDES`) follows a ``{`` whose selector names a pop-up (`_POP_UP_NAME`).
+
+    The regex ``[.#][\\w-]*(?:POP-UP WORDS)[^{}]*{[^{}]*(?:HIDES)`` says the same, but
+    backtracks over every class of a big stylesheet; this looks only behind its few hiding declarations.
+    """
+    low = _lower_case(css)
+    for at in _declarations(css, low, hides=True):
+        opened = max(css.rfind("{", 0, at), css.rfind("}", 0, at))
+        if opened >= 0 and css[opened] == "{":
+            selector_at = max(css.rfind("{", 0, opened), css.rfind("}", 0, opened)) + 1
+            if (_POP_UP_NAME_LOWER.search(low, selector_at, opened) if low is not None
+                    else _POP_UP_NAME.search(css, selector_at, opened)):
+                return True
+    return False
+
+
+def _hidden_pop_ups(css: str) -> set[str]:
+    """The ``.class``/``#id`` names that say pop-up (`_POPS_UP`), that a top-level rule of one
+    simple selector hides, and that no rule, nested or compound, shows.
+
+    A rule of declarations is a ``{`` whose next brace is ``}``; its selector runs from the
+    brace before.  Rules are found from their hiding and showing declarations, and the
+    nesting depth of all braces at once (a ``}`` with no rule open closes nothing).
+    """
+    code = np.frombuffer(css.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    braces = np.flatnonzero((code == 123) | (code == 125))
+    opens = code[braces] == 123
+    depth = np.cumsum(np.where(opens, 1, -1))
+    depth -= np.minimum(np.minimum.accumulate(depth), 0)  # after each brace
+    low = _lower_case(css)
+
+    def rules(hides: bool) -> set[int]:
+        """The rules of declarations (their ``{``'s index in `braces`) with a declaration that hides, or shows."""
+        at = np.searchsorted(braces, _declarations(css, low, hides), side="right") - 1
+        return {int(k) for k in at if k >= 0 and opens[k] and k + 1 < len(braces) and not opens[k + 1]}
+
+    def selector(k: int) -> str:
+        return css[int(braces[k - 1]) + 1 if k else 0:int(braces[k])]
+
+    hidden = set()
+    for k in rules(hides=True):
+        if (k == 0 or depth[k - 1] == 0) and not _SHOWS.search(css, int(braces[k]) + 1, int(braces[k + 1])):
+            for part in selector(k).split(","):
+                if (sm := _SIMPLE_SELECTOR.fullmatch(part)) and _POPS_UP.search(name := sm.group(1) + sm.group(2)):
+                    hidden.add(name)
+    if hidden:
+        hidden -= {a + b for k in rules(hides=False) for a, b in _NAMED.findall(selector(k))}
+    return hidden
 
 
 def _nests_too_deep(root) -> bool:

@@ -16,7 +16,30 @@ cdef str _END_PUNCT = ".!?:;\"'”’。！？…)"
 
 cdef inline bint _word(Py_UCS4 c) noexcept:
     """Python's ``\\w`` on a str: alphanumerics and ``_``."""
-    return c == 95 or Py_UNICODE_ISALNUM(c)
+    if c < 128:
+        return (48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122) or c == 95
+    return Py_UNICODE_ISALNUM(c)
+
+
+cdef bint _collapses_to(str text, str sig):
+    """``" ".join(text.split()) == sig``, without building the left side (`sig` is collapsed already)."""
+    cdef Py_ssize_t i = 0, k = 0, n = len(text), m = len(sig)
+    cdef bint gap = False
+    cdef Py_UCS4 c
+    for i in range(n):
+        c = text[i]
+        if Py_UNICODE_ISSPACE(c):
+            gap = k > 0
+            continue
+        if gap:
+            if k >= m or sig[k] != 32:
+                return False
+            k += 1
+            gap = False
+        if k >= m or sig[k] != c:
+            return False
+        k += 1
+    return k == m
 
 
 cdef inline bint _cjk(Py_UCS4 c) noexcept:
@@ -71,7 +94,7 @@ def text_stats(list texts, list weights, list dups, Py_ssize_t max_text, frozens
             if not in_token:
                 in_token = True
                 tokens += 1
-                if Py_UNICODE_ISUPPER(c):
+                if (65 <= c <= 90) if c < 128 else Py_UNICODE_ISUPPER(c):
                     caps += 1
             if c < 128:
                 if 48 <= c <= 57:
@@ -133,5 +156,5 @@ def text_stats(list texts, list weights, list dups, Py_ssize_t max_text, frozens
         out[r, 12] = (bars if bars < 10 else 10) / 10.0
         out[r, 13] = log(<double>dups[r])
         out[r, 14] = (2.0 * common / (len(words) + len(title_words))) if common else 0.0
-        out[r, 15] = 1.0 if title_sig and len(low) >= len(title_sig) and " ".join(low.split()) == title_sig else 0.0
+        out[r, 15] = 1.0 if title_sig and len(low) >= len(title_sig) and _collapses_to(low, title_sig) else 0.0
     return rows

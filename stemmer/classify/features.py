@@ -15,7 +15,9 @@ an element with a single block in it says nothing new).
 """
 from __future__ import annotations
 
+import functools
 import heapq
+import itertools
 import math
 import re
 from collections import Counter
@@ -119,6 +121,8 @@ _CONTENT = (r"(?:article|post|entry|story|blog|news|main|page|single)[-_]*(?:bod
             r"|(?:content|text|body)[-_]?(?:main|body|article|post)|articlebody|storytext|hentry")
 # Both in one pattern, so each class or id token is matched once on the walk of every page.
 _ELEMENT_KIND = re.compile(f"(?P<comment>{_COMMENT})|{_CONTENT}")
+# A word that every match of it holds: most classes and ids have none, and need no token matched.
+_KIND_WORDS = re.compile("comment|disqus|respond|body|content|text|entry|inner")
 
 
 def _element_kind(cls: str | None, ident: str | None) -> str | None:
@@ -126,8 +130,8 @@ def _element_kind(cls: str | None, ident: str | None) -> str | None:
     names an article's body, else None."""
     kind = None
     for value in (ident, cls):
-        if value:
-            for token in value.lower().split():
+        if value and _KIND_WORDS.search(low := value.lower()):
+            for token in low.split():
                 if m := _ELEMENT_KIND.fullmatch(token):
                     if m.group("comment") is not None:
                         return "comment"
@@ -310,6 +314,7 @@ class Featurizer:
         self.embedder = embedder
         self._tag_index = {t: i for i, t in enumerate(vocab.tags)}
         self._attr_index = {w: i for i, w in enumerate(vocab.attrs)}
+        self._attr_columns: dict[tuple[str, ...], tuple[int, ...]] = {}  # class and id words -> their columns
         self.names = feature_names(vocab, self.groups, embedder.dim if embedder is not None else 0)
 
     @property
@@ -359,29 +364,24 @@ class Featurizer:
         return np.column_stack([pos, cum, pos * pos, pe])
 
     def _tags(self, table: PageTable, stats: _Stats) -> np.ndarray:
-        k = len(self.vocab.tags)
-        own = np.zeros((len(table.elements) + 1, k), dtype=np.float32)  # last row: no element
         index = self._tag_index
-        for e, (tag, _) in enumerate(table.elements):
-            c = index.get(tag)
-            if c is not None:
-                own[e, c] = 1
-        counts = stats.down(own)
-        inner = stats.inner
-        depth = np.log1p(np.array([len(a) for a in table.ancestors], dtype=np.float64))
-        return np.hstack([counts[inner], own[inner], depth[:, None]])
+        columns = [(c,) if (c := index.get(tag)) is not None else () for tag, _ in table.elements]
+        counts, own = stats.per_block(columns, len(self.vocab.tags))
+        depth = np.log1p(stats.depth.astype(np.float64))
+        return np.hstack([counts, own, depth[:, None]])
 
     def _attrs(self, table: PageTable, stats: _Stats) -> np.ndarray:
-        k = len(self.vocab.attrs)
-        own = np.zeros((len(table.elements) + 1, k), dtype=np.float32)
-        index = self._attr_index
-        for e, (_, words) in enumerate(table.elements):
-            for w in words:
-                c = index.get(w)
-                if c is not None:
-                    own[e, c] = 1
-        inner = stats.inner
-        return np.hstack([np.minimum(stats.down(own), 1.0)[inner], own[inner]])
+        known = self._attr_columns
+        if len(known) > 100_000:
+            known.clear()
+        columns = []
+        for _, words in table.elements:
+            c = known.get(words)
+            if c is None:
+                c = known[words] = tuple({i for w in words if (i := self._attr_index.get(w)) is not None})
+            columns.append(c)
+        counts, own = stats.per_block(columns, len(self.vocab.attrs))
+        return np.hstack([np.minimum(counts, 1.0), own])
 
 
 class _Stats:
@@ -402,68 +402,94 @@ class _Stats:
         # mass a readability-style main-container search looks for.
         good = [w if (a * 3 <= w and (e or w >= 80)) else 0.0 for w, a, e in zip(weights, anchors, ends)]
         self.good = np.array(good, dtype=np.float64)
-        # The element tree, by depth, for sums down from the root and up from the blocks.
+        # Each block's enclosing elements in one flat array, outermost first: block `rows[j]`
+        # lies in element `chain[j]`; a block's last one is its innermost (`inner`, the row
+        # n_el when it has none).
         n_el = len(table.elements)
-        parent = np.array(table.parent, dtype=np.int64).reshape(n_el)
-        depths = [0] * n_el
-        for e, p in enumerate(table.parent):
-            if p >= 0:
-                depths[e] = depths[p] + 1
-        depth = np.array(depths, dtype=np.int64).reshape(n_el)
-        order = np.argsort(depth, kind="stable")
-        bounds = np.searchsorted(depth[order], np.arange(int(depth.max(initial=0)) + 2))
-        self._levels = [order[bounds[d]:bounds[d + 1]] for d in range(1, len(bounds) - 1)]
-        self._parent = parent
-        # Each block's innermost enclosing element (the row n_el when it has none).
-        self.inner = np.array([anc[-1] if anc else n_el for anc in table.ancestors], dtype=np.int64)
+        self.n_elements = n_el
+        self.depth = lens = np.fromiter(map(len, table.ancestors), dtype=np.int64, count=n)
+        self.chain = np.fromiter(itertools.chain.from_iterable(table.ancestors), dtype=np.int64,
+                                 count=int(lens.sum()))
+        self.rows = np.repeat(np.arange(n), lens)
+        has = lens > 0
+        self.inner = np.full(n, n_el, dtype=np.int64)
+        self.inner[has] = self.chain[np.cumsum(lens)[has] - 1]
+        # Per element, the sums over the blocks in it (whole numbers: any order adds them exactly).
         per_block = np.column_stack([self.weight, self.anchor, self.links, self.images, np.ones(n), self.good])
         sums = np.zeros((n_el + 1, 6))  # weight, anchor, links, images, blocks, good
-        np.add.at(sums, self.inner, per_block)
-        for idx in reversed(self._levels):
-            np.add.at(sums, parent[idx], sums[idx])
+        cells = (self.chain[:, None] * 6 + np.arange(6)).ravel()
+        sums[:n_el] = np.bincount(cells, weights=per_block[self.rows].ravel(), minlength=n_el * 6).reshape(n_el, 6)
+        sums[n_el] = per_block[~has].sum(axis=0)
         self.sums = sums
         self.page_sums = per_block.sum(axis=0)
+        self._parent = parent = np.array(table.parent, dtype=np.int64).reshape(n_el)
         # The main container: from the root down, follow the element holding the
         # most good text while it keeps at least MAIN_KEEP of the page's good text.
         main = -1
         total_good = self.page_sums[5]
         if total_good > 0:
-            children: dict[int, list[int]] = {}
-            for i, p in enumerate(table.parent):
-                children.setdefault(p, []).append(i)
             node = -1
             while True:
-                kids = children.get(node, [])
-                if not kids:
+                kids = np.flatnonzero(parent == node)
+                if not len(kids):
                     break
-                best = max(kids, key=lambda i: sums[i, 5])
+                best = int(kids[np.argmax(sums[kids, 5])])  # the first of the most
                 if sums[best, 5] < MAIN_KEEP * total_good:
                     break
                 node = best
             main = node
         self.main = main
         # Containers: per block, the nearest LEVELS enclosing elements that hold more blocks.
-        held = sums[:, 4].tolist()  # blocks in each element
-        levels = [[-1] * LEVELS for _ in range(n)]
-        for row, anc in zip(levels, table.ancestors):
-            have, k = 1.0, 0
-            for i in reversed(anc):
-                if held[i] > have:
-                    row[k] = i
-                    have = held[i]
-                    k += 1
-                    if k == LEVELS:
-                        break
-        self.levels = np.array(levels, dtype=np.int64).reshape(n, LEVELS)
-        self.in_main = np.array([float(main >= 0 and main in anc) for anc in table.ancestors])
-        self.parent = np.array([anc[-1] if anc else -1 for anc in table.ancestors])
+        # Going out from a block, the blocks held never fall: an element holds more than the
+        # one inside it (the innermost: more than the block itself) where they rise.
+        held = sums[self.chain, 4]
+        inside = np.ones(len(held))
+        same_block = self.rows[1:] == self.rows[:-1]
+        inside[:-1][same_block] = held[1:][same_block]
+        rises = held > inside
+        seen = np.cumsum(rises)
+        last = np.cumsum(lens) - 1  # each block's innermost pair
+        out_from_inner = seen[last[self.rows]] - seen + rises  # 1 for the innermost rise
+        keep = rises & (out_from_inner <= LEVELS)
+        self.levels = np.full((n, LEVELS), -1, dtype=np.int64)
+        self.levels[self.rows[keep], out_from_inner[keep] - 1] = self.chain[keep]
+        self.in_main = np.zeros(n)
+        if main >= 0:
+            self.in_main[self.rows[self.chain == main]] = 1.0
+        self.parent = np.where(has, self.inner, -1)
 
-    def down(self, own: np.ndarray) -> np.ndarray:
-        """Per element, the sum of `own` over it and its ancestors (rows: elements, then "none")."""
-        acc = own.copy()
-        for idx in self._levels:
-            acc[idx] += acc[self._parent[idx]]
-        return acc
+    @functools.cached_property
+    def _levels(self) -> list[np.ndarray]:
+        """The elements at each depth below the root, for sums over the element tree level by level."""
+        depths = [0] * self.n_elements
+        for e, p in enumerate(self._parent.tolist()):
+            if p >= 0:
+                depths[e] = depths[p] + 1
+        depth = np.array(depths, dtype=np.int64).reshape(self.n_elements)
+        order = np.argsort(depth, kind="stable")
+        bounds = np.searchsorted(depth[order], np.arange(int(depth.max(initial=0)) + 2))
+        return [order[bounds[d]:bounds[d + 1]] for d in range(1, len(bounds) - 1)]
+
+    def per_block(self, columns: list[tuple[int, ...]], k: int) -> tuple[np.ndarray, np.ndarray]:
+        """From each element's columns (of `k`): per block, how many of its enclosing elements
+        have each column, and which its innermost one has (float32 rows of 0s and 1s)."""
+        starts = np.zeros(self.n_elements + 2, dtype=np.int64)  # the last element: none
+        np.cumsum(np.fromiter(map(len, columns), dtype=np.int64, count=self.n_elements), out=starts[1:-1])
+        starts[-1] = starts[-2]
+        flat = np.fromiter(itertools.chain.from_iterable(columns), dtype=np.int64, count=int(starts[-1]))
+
+        def spread(rows: np.ndarray, elements: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            """(row, column) of each column of each element."""
+            size = starts[elements + 1] - starts[elements]
+            offset = np.repeat(starts[elements] - (np.cumsum(size) - size), size)
+            return np.repeat(rows, size), flat[offset + np.arange(int(size.sum()))]
+
+        n = self.n
+        rows, cols = spread(self.rows, self.chain)
+        counts = np.bincount(rows * k + cols, minlength=n * k).reshape(n, k).astype(np.float32)
+        own = np.zeros((n, k), dtype=np.float32)
+        own[spread(np.arange(n), self.inner)] = 1
+        return counts, own
 
     def _ratio_rows(self, s: np.ndarray) -> np.ndarray:
         """R1-R5, log blocks and good share for rows of sums (weight, anchor, links, images, blocks, good)."""

@@ -5,7 +5,8 @@ engines and feed readers.  Each is kept with its source, best first, so a
 caller can trust the more reliable ones (JSON-LD and meta tags are written by
 the site's software; a `<time>` or an author link may belong to a comment or a
 teaser; a date in the URL says only when the address was made).  Everything
-is found by lxml's tag iteration and XPath, in C: no walk of the tree in Python.
+is found in one walk of the elements in C (or by lxml's tag iteration and XPath): no walk of the
+tree in Python.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from stemmer.blocks.segment import walker_in_use
 from stemmer.metadata.authors import clean_author
 from stemmer.metadata.dates import parse_date
 
@@ -39,6 +41,11 @@ CREATIVE_TYPES = frozenset({
     "review", "recipe", "howto", "faqpage", "qapage", "question", "webpage", "itempage", "aboutpage",
     "medicalwebpage", "collectionpage", "creativework", "report", "blog", "videoobject", "podcastepisode",
     "product", "course", "event", "backgroundnewsarticle"})
+try:
+    from stemmer.blocks._walker import statement_elements as _compiled_statement_elements
+except ImportError:  # no compiler at install time: lxml finds the same elements
+    _compiled_statement_elements = None
+
 _URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/+_.-]|$)")
 _NOT_AUTHOR_URL = re.compile(r"^(?:https?:)?//|^www\.", re.I)
 
@@ -111,15 +118,25 @@ def page_signals(root, url: str | None = None, *, lang: str | None = None) -> Pa
     titles: list[Signal] = []
     sites: list[Signal] = []
     metas, scripts, times = [], [], []
-    for el in root.iter("meta", "script", "time"):  # one pass, filtered in C
+    tagged, props, rels = _statement_elements(root)
+    for el in tagged:
         (metas if el.tag == "meta" else scripts if el.tag == "script" else times).append(el)
     _read_json_ld(scripts, dates, modified, authors, titles, sites, lang)
     _read_meta(metas, dates, modified, authors, titles, sites, lang)
-    _read_microdata(root, dates, authors, lang)
+    _read_microdata(props, dates, authors, lang)
     _read_time(times, dates, lang)
     dates.extend(_url_dates(url))
-    _read_rel_author(root, authors)
+    _read_rel_author(rels, authors)
     return PageSignals(_unique(dates), _unique(modified), _unique(authors), _unique(titles), _unique(sites))
+
+
+def _statement_elements(root) -> tuple[list, list, list]:
+    """(`<meta>`, `<script>` and `<time>` elements, elements with an ``itemprop``, `<a>` with a ``rel``),
+    in page order: in one walk with the compiled walker (`stemmer.blocks._walker`), else by lxml."""
+    if _compiled_statement_elements is not None and walker_in_use() == "compiled":
+        return _compiled_statement_elements(root)
+    return (list(root.iter("meta", "script", "time")), root.xpath("descendant::*[@itemprop]"),
+            root.xpath("descendant::a[@rel]"))
 
 
 def _unique(signals: list[Signal]) -> tuple[Signal, ...]:
@@ -249,9 +266,9 @@ def _read_meta(metas, dates, modified, authors, titles, sites, lang) -> None:
                     out.append(Signal(value, source, key, raw))
 
 
-def _read_microdata(root, dates, authors, lang) -> None:
+def _read_microdata(props, dates, authors, lang) -> None:
     """``itemprop`` dates (``datetime`` or ``content``) and authors on elements other than `<meta>`."""
-    for el in root.xpath("descendant::*[@itemprop]"):
+    for el in props:
         prop = el.get("itemprop")
         if prop in ("datePublished", "dateCreated") and el.tag != "meta":
             raw = el.get("datetime") or el.get("content")
@@ -288,9 +305,9 @@ def _url_dates(url: str | None) -> list[Signal]:
     return []
 
 
-def _read_rel_author(root, authors) -> None:
+def _read_rel_author(links, authors) -> None:
     """Links marked ``rel=author``, in page order."""
-    for a in root.xpath("descendant::a[@rel]"):
+    for a in links:
         if "author" in a.get("rel").lower().split() and (name := clean_author(_text(a))):
             authors.append(Signal(name, "rel-author", "rel", _text(a)))
 

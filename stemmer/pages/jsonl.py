@@ -41,7 +41,8 @@ def read_jsonl(path: str | os.PathLike) -> Iterator[Page]:
                 if not line.strip():
                     continue
                 try:
-                    page = _page(_loads(line), f"{name}:{number}")
+                    # JSON writes a NUL only as \u0000: a line without one has no NUL to drop
+                    page = _page(_loads(line), f"{name}:{number}", nuls=b"\\u0000" in line)
                 except (ValueError, TypeError) as e:  # bad JSON and bad UTF-8 are ValueErrors
                     log.warning("%s line %d: skipped, %s", path, number, e, extra=SKIPPED_PAGE)
                     continue
@@ -70,8 +71,8 @@ def _loads(line: bytes) -> object:
     return json.loads(line)
 
 
-def _page(obj: object, default_id: str) -> Page:
-    """The Page of one parsed line; ValueError says what is wrong with it."""
+def _page(obj: object, default_id: str, *, nuls: bool = True) -> Page:
+    """The Page of one parsed line; ValueError says what is wrong with it.  `nuls`: its html may hold NULs."""
     if not isinstance(obj, dict):
         raise ValueError("not a JSON object")
     html, url, anchors = obj.get("html"), obj.get("url"), obj.get("anchors") or []
@@ -83,4 +84,5 @@ def _page(obj: object, default_id: str) -> Page:
         raise ValueError("'anchors' is not a list of strings")
     site = obj.get("site")
     return Page(str(obj.get("id") or url or default_id), url,
-                site if isinstance(site, str) and site else site_of(url), drop_nuls(html), tuple(anchors))
+                site if isinstance(site, str) and site else site_of(url), drop_nuls(html) if nuls else html,
+                tuple(anchors))

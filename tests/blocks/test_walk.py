@@ -1,4 +1,5 @@
-"""The Python and the compiled walker cut the same blocks, tables and links, on real pages and on broken HTML.
+"""The Python and the compiled walker cut the same blocks, tables and links, on real pages and on broken HTML
+(and the compiled walk finds the elements that lxml finds for `stemmer.metadata.signals`).
 
 The pages of ../shared/data (beside the checkout; skipped where absent): every
 40th page of each set by default, every page with ``STEMMER_ALL_PAGES=1``
@@ -34,6 +35,11 @@ def assert_same_walk(root) -> None:
     assert table.page == other.page
     for name in ("links", "images", "ancestors", "elements", "parent", "comments", "content"):
         assert getattr(table, name) == getattr(other, name), name
+    if root is not None:  # and the elements that say what the page is (stemmer.metadata.signals)
+        from stemmer.blocks._walker import statement_elements
+
+        assert statement_elements(root) == (list(root.iter("meta", "script", "time")),
+                                            root.xpath("descendant::*[@itemprop]"), root.xpath("descendant::a[@rel]"))
 
 
 def data_sets() -> list[Path]:

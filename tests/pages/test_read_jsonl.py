@@ -48,3 +48,9 @@ def test_lines_read_the_same_with_and_without_orjson(tmp_path, monkeypatch, html
     fast = pages()
     monkeypatch.setattr(jsonl, "_orjson_loads", None)
     assert fast == pages() and len(fast) >= 4
+
+
+def test_nuls_in_a_pages_html_are_dropped(write_jsonl, html):
+    path = write_jsonl([{"url": "http://e.com/a", "html": html("a\x00b")}, {"url": "http://e.com/b", "html": html("c")}])
+    assert ["\x00" in p.html for p in read_jsonl(path)] == [False, False]
+    assert "ab" in next(iter(read_jsonl(path))).html
