@@ -1,11 +1,10 @@
 """Cases of issue 30 as extract runs them with the shipped model, and the decision's Viterbi pass.
 
-The split body, the class-named wrappers and the caption still fail with the rules of
-extract/fallback.py; the page-level decision measured in docs/classifier.md is not kept
-(it loses dragnet), so they stay expected failures until one decision passes them.
+The split body, the class-named wrappers and the caption each failed with the rules of
+extract/fallback.py before the decision read sibling containers, the article's own class
+words and captions (docs/classifier.md, "How it decides").
 """
 import numpy as np
-import pytest
 
 from stemmer.blocks import parse_html
 from stemmer.classify.decode import viterbi
@@ -38,7 +37,6 @@ def generic(html: str) -> str:
     return Fallback("generic").extract("p", None, "town.example", parse_html(html)).text
 
 
-@pytest.mark.xfail(strict=True, reason="issue 30: the region step drops the second part")
 def test_a_body_split_over_two_containers_with_a_figure_and_an_ad_between_is_kept_whole():
     first = "".join(f"<p>{p}</p>" for p in PARAS[:4])
     second = "".join(f"<p>{p}</p>" for p in PARAS[4:])
@@ -50,7 +48,6 @@ def test_a_body_split_over_two_containers_with_a_figure_and_an_ad_between_is_kep
     assert all(p in text for p in PARAS)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 30: the region step drops them by their class word")
 def test_paragraphs_in_wrappers_named_with_a_region_word_stay():
     wrapped = "".join(f'<div class="subscriber-paragraph" id="how-to-share-{k}"><p>{p}</p></div>'
                       for k, p in enumerate(PARAS[2:]))
@@ -59,7 +56,6 @@ def test_paragraphs_in_wrappers_named_with_a_region_word_stay():
     assert all(p in text for p in PARAS)
 
 
-@pytest.mark.xfail(strict=True, reason="issue 30: the shipped model keeps them (no `roles` group)")
 def test_captions_under_photos_are_not_main_text():
     before, after = ("".join(f"<p>{p}</p>" for p in part) for part in (PARAS[:3], PARAS[3:]))
     for figure in ("<figure><img src=/b.jpg><figcaption>{}</figcaption></figure>",
