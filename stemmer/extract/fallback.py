@@ -98,6 +98,14 @@ def drop_captions(table, chosen):
     A caption says what a photo shows or who took it; the article's text does not
     need it, and the classifier, which reads it as a sentence, keeps it.
     """
+    def captioning(e: int) -> bool:
+        tag, words = table.elements[e]
+        return tag == "figcaption" or not CAPTION_WORDS.isdisjoint(words)
+
+    candidates = {i: [e for e in table.ancestors[i][-2:] if captioning(e)] for i in np.flatnonzero(chosen)}
+    candidates = {i: els for i, els in candidates.items() if els}
+    if not candidates:
+        return chosen
     holds_image = np.zeros(len(table.elements), dtype=bool)
     for e, (tag, _) in enumerate(table.elements):
         if tag == "img":
@@ -105,13 +113,8 @@ def drop_captions(table, chosen):
             while e >= 0 and not holds_image[e]:
                 holds_image[e] = True
                 e = table.parent[e]
-
-    def beside_image(e: int) -> bool:
-        return holds_image[e] or (table.parent[e] >= 0 and holds_image[table.parent[e]])
-
-    captions = [i for i in np.flatnonzero(chosen)
-                if any((table.elements[e][0] == "figcaption" or not CAPTION_WORDS.isdisjoint(table.elements[e][1]))
-                       and beside_image(e) for e in table.ancestors[i][-2:])]
+    captions = [i for i, els in candidates.items()
+                if any(holds_image[e] or (table.parent[e] >= 0 and holds_image[table.parent[e]]) for e in els)]
     weights = np.array([b.weight for b in table.blocks], dtype=float)
     if not captions or weights[captions].sum() > CAPTION_SHARE * weights[chosen].sum():
         return chosen
@@ -154,23 +157,30 @@ def drop_boilerplate_regions(table, probs, chosen):
     article_plain = {plain_path(p) for p in article_paths}
     anchor = max(runs[core], key=lambda i: text[i] * probs[i])
     around_anchor = set(table.ancestors[anchor])
-    own_words = article_words(table, runs[core], container, text * probs)
+    region_words: dict[int, frozenset[str]] = {}
+
+    def words_of(e: int) -> frozenset[str]:
+        """The `BOILERPLATE_WORDS` in element `e`'s class and id words."""
+        if e not in region_words:
+            region_words[e] = frozenset(m.group(0) for w in table.elements[e][1] if (m := BOILERPLATE_WORDS.search(w)))
+        return region_words[e]
+
+    own_words = article_words(table, runs[core], container, text * probs, words_of)
     marked: dict[int, bool] = {}
 
     def in_boilerplate_element(i: int) -> bool:
         for e in table.ancestors[i]:
             if e not in around_anchor:
                 if e not in marked:
-                    marked[e] = any((m := BOILERPLATE_WORDS.search(w)) and m.group(0) not in own_words
-                                    for w in table.elements[e][1])
+                    marked[e] = not words_of(e) <= own_words
                 if marked[e]:
                     return True
         return False
 
     def article_path(i: int) -> bool:
         path = table.blocks[i].path
-        return path in article_paths or (plain_path(path) in article_plain and container not in table.ancestors[i]
-                                         and bool(sentence[i]))
+        return path in article_paths or (bool(sentence[i]) and container not in table.ancestors[i]
+                                         and plain_path(path) in article_plain)
 
     chosen = chosen.copy()
     for r, run in enumerate(runs):
@@ -188,15 +198,15 @@ def drop_boilerplate_regions(table, probs, chosen):
     return chosen
 
 
-def article_words(table, run: list[int], container: int | None, mass) -> set[str]:
-    """The `BOILERPLATE_WORDS` the article's own text carries: found inside `container`
-    on elements around `OWN_WORD_SHARE` of the run's `mass` or more."""
+def article_words(table, run: list[int], container: int | None, mass, words_of) -> set[str]:
+    """The `BOILERPLATE_WORDS` the article's own text carries: `words_of` elements inside
+    `container` around `OWN_WORD_SHARE` of the run's `mass` or more."""
     total = float(sum(mass[i] for i in run))
     held: dict[str, float] = {}
     for i in run:
         anc = table.ancestors[i]
         inner = anc[anc.index(container) + 1:] if container in anc else ()
-        for word in {m.group(0) for e in inner for w in table.elements[e][1] if (m := BOILERPLATE_WORDS.search(w))}:
+        for word in set().union(*(words_of(e) for e in inner)):
             held[word] = held.get(word, 0.0) + float(mass[i])
     return {w for w, m in held.items() if total > 0 and m >= OWN_WORD_SHARE * total}
 
