@@ -133,15 +133,17 @@ def drop_boilerplate_regions(table, probs, chosen):
     counting more than lines that do not end as one (`UNFINISHED_SHARE`: not a long
     column of links or teasers), its container the innermost element holding that
     run, its anchor the run's block of most letters outside links × probability.
-    A block is dropped at a score of 1 or more, where
-      +1  its run comes after the article and lies mostly outside its container;
-      +1  its run (not the article's) is mostly link text: related posts, tags, menus;
-      +1  an element around it that is not around the anchor has a class or id
-          word of `BOILERPLATE_WORDS` that the article's own text does not carry;
-      -1  its run (not the article's) has a block with the tag path of an article
-          block, or that path once class and id are set aside outside the article's
-          container: the next item of a listing, the next post of a forum thread, the
-          second part of a body split around a figure or an advertisement.
+    A run's score (never below 0) is
+      +1  it comes after the article and lies mostly outside its container;
+      +1  it is not the article's and is mostly link text: related posts, tags, menus;
+      -1  it is not the article's and has a block with the tag path of an article
+          block, or, outside the article's container and ending as a sentence, that
+          path once class and id are set aside: the next item of a listing, the next
+          post of a forum thread, the second part of a body split around a figure or
+          an advertisement.
+    A block is dropped where its run's score, +1 if an element around it that is not
+    around the anchor has a class or id word of `BOILERPLATE_WORDS` that the article's
+    own text does not carry, reaches 1.
     """
     runs = chosen_runs(chosen)
     if not runs:
