@@ -58,7 +58,7 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.clip(np.log(p / (1 - p)), -_LOGIT_CLIP, _LOGIT_CLIP)
 
 
-def _plain_path(path: tuple[str, ...]) -> tuple[str, ...]:
+def plain_path(path: tuple[str, ...]) -> tuple[str, ...]:
     """A block's tag path with class and id set aside."""
     return tuple(enc.split(".", 1)[0].split("#", 1)[0] for enc in path)
 
@@ -112,7 +112,7 @@ def block_terms(table, probs, threshold: float) -> np.ndarray:
     container = run_container(table, core)
     around_anchor = set(table.ancestors[anchor])
     sibling_of = table.parent[container] if container is not None and container >= 0 else None
-    article_paths = {_plain_path(table.blocks[i].path) for i in core}
+    article_paths = {plain_path(table.blocks[i].path) for i in core}
     marked: dict[int, bool] = {}
     for i, b in enumerate(table.blocks):
         anc = table.ancestors[i]
@@ -129,7 +129,7 @@ def block_terms(table, probs, threshold: float) -> np.ndarray:
                 if marked[e]:
                     out[i, 6] = 1.0
                     break
-        out[i, 8] = _plain_path(b.path) in article_paths
+        out[i, 8] = plain_path(b.path) in article_paths
     return out
 
 
@@ -139,7 +139,7 @@ def pair_links(table) -> np.ndarray:
     if n < 2:
         return np.zeros(0)
     parent = [anc[-1] if anc else -1 for anc in table.ancestors]
-    paths = [_plain_path(b.path) for b in table.blocks]
+    paths = [plain_path(b.path) for b in table.blocks]
     return np.array([float(parent[i] == parent[i + 1] or paths[i] == paths[i + 1]) for i in range(n - 1)])
 
 

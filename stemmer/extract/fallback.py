@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stemmer.classify.decode import chosen_runs, run_container
+from stemmer.classify.decode import chosen_runs, plain_path, run_container
 from stemmer.errors import ModelError
 from stemmer.extract.apply import ExtractedBlock, Extraction
 
@@ -47,8 +47,20 @@ BOILERPLATE_INSIDE_SHARE = 0.5
 # a run other than the article's is a list of links if more than this share of its letters is link text;
 BOILERPLATE_LINK_SHARE = 0.5
 # and a class or id word holding one of these marks a region of the page that is not main text
-# (as in readability's and trafilatura's lists of unlikely candidates).
+# (as in readability's and trafilatura's lists of unlikely candidates),
 BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsletter|subscri|footer|nav|menu|meta")
+# unless the article's own text carries it: one found inside the article's container on elements
+# around this share of its letters is the page's name for its paragraphs (`elementor-widget`).
+OWN_WORD_SHARE = 0.5
+# The article is the run with the most letters outside links x probability, a block's letters
+# counting in full where it ends as a sentence does and at this share where not (headlines, teasers).
+UNFINISHED_SHARE = 0.5
+SENTENCE_ENDS = tuple(".!?。！？…\"”’")
+# A caption or credit: a chosen block in an element (its own or its parent) that is a `figcaption`
+# or has one of these class or id words, where that element or its parent holds an image.
+CAPTION_WORDS = frozenset({"caption", "credit", "credits"})
+# Captions holding more than this share of the chosen letters are the page's text (a photo essay).
+CAPTION_SHARE = 1 / 3
 
 
 def main_blocks(table, probs, threshold: float, *, regions: bool = True):
@@ -58,8 +70,8 @@ def main_blocks(table, probs, threshold: float, *, regions: bool = True):
     that block: the page is a single run of text.  Where some are in a comment
     section and some are not, those in it are readers' comments, not main text
     (a page of nothing but comments, a forum thread, keeps them).  Last, with
-    `regions`, chosen blocks in regions other than the article's go
-    (`drop_boilerplate_regions`).
+    `regions`, captions beside an image go (`drop_captions`), then chosen blocks
+    in regions other than the article's (`drop_boilerplate_regions`).
     """
     chosen = np.asarray(probs) >= threshold
     if len(chosen) and not chosen.any():
@@ -75,7 +87,40 @@ def main_blocks(table, probs, threshold: float, *, regions: bool = True):
             article = outside >= ARTICLE_SHARE * outside.max()
             if outside.max() > 0 and sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS:
                 chosen = article
-    return drop_boilerplate_regions(table, probs, chosen) if regions else chosen
+    if not regions:
+        return chosen
+    return drop_boilerplate_regions(table, probs, drop_captions(table, chosen))
+
+
+def drop_captions(table, chosen):
+    """Drop the chosen blocks that caption an image (`CAPTION_WORDS`), unless captions are the page's text.
+
+    A caption says what a photo shows or who took it; the article's text does not
+    need it, and the classifier, which reads it as a sentence, keeps it.
+    """
+    def captioning(e: int) -> bool:
+        tag, words = table.elements[e]
+        return tag == "figcaption" or not CAPTION_WORDS.isdisjoint(words)
+
+    candidates = {i: [e for e in table.ancestors[i][-2:] if captioning(e)] for i in np.flatnonzero(chosen)}
+    candidates = {i: els for i, els in candidates.items() if els}
+    if not candidates:
+        return chosen
+    holds_image = np.zeros(len(table.elements), dtype=bool)
+    for e, (tag, _) in enumerate(table.elements):
+        if tag == "img":
+            e = table.parent[e]
+            while e >= 0 and not holds_image[e]:
+                holds_image[e] = True
+                e = table.parent[e]
+    captions = [i for i, els in candidates.items()
+                if any(holds_image[e] or (table.parent[e] >= 0 and holds_image[table.parent[e]]) for e in els)]
+    weights = np.array([b.weight for b in table.blocks], dtype=float)
+    if not captions or weights[captions].sum() > CAPTION_SHARE * weights[chosen].sum():
+        return chosen
+    chosen = chosen.copy()
+    chosen[captions] = False
+    return chosen
 
 
 def drop_boilerplate_regions(table, probs, chosen):
@@ -84,16 +129,21 @@ def drop_boilerplate_regions(table, probs, chosen):
     Most of the boilerplate the classifier keeps lies after the article (a sidebar
     column, the comment form, related and newsletter boxes), so the decision is per
     region, on evidence scored together.  The article is the run of consecutive
-    chosen blocks with the most letters outside links × probability (so not a long
-    column of links), its container the innermost element holding that run, its
-    anchor the run's block of most letters outside links × probability.
-    A block is dropped at a score of 1 or more, where
-      +1  its run comes after the article and lies mostly outside its container;
-      +1  its run (not the article's) is mostly link text: related posts, tags, menus;
-      +1  an element around it that is not around the anchor has a class or id
-          word of `BOILERPLATE_WORDS`;
-      -1  its run (not the article's) has a block with the tag path of an article
-          block: the next item of a listing or forum thread, not another region.
+    chosen blocks with the most letters outside links × probability, sentences
+    counting more than lines that do not end as one (`UNFINISHED_SHARE`: not a long
+    column of links or teasers), its container the innermost element holding that
+    run, its anchor the run's block of most letters outside links × probability.
+    A run's score (never below 0) is
+      +1  it comes after the article and lies mostly outside its container;
+      +1  it is not the article's and is mostly link text: related posts, tags, menus;
+      -1  it is not the article's and has a block with the tag path of an article
+          block, or, outside the article's container and ending as a sentence, that
+          path once class and id are set aside: the next item of a listing, the next
+          post of a forum thread, the second part of a body split around a figure or
+          an advertisement.
+    A block is dropped where its run's score, +1 if an element around it that is not
+    around the anchor has a class or id word of `BOILERPLATE_WORDS` that the article's
+    own text does not carry, reaches 1.
     """
     runs = chosen_runs(chosen)
     if not runs:
@@ -101,21 +151,38 @@ def drop_boilerplate_regions(table, probs, chosen):
     probs = np.asarray(probs, dtype=float)
     weights = np.array([b.weight for b in table.blocks], dtype=float)
     text = weights - np.array([b.anchor_weight for b in table.blocks], dtype=float)
-    core = max(range(len(runs)), key=lambda r: float(np.dot(text[runs[r]], probs[runs[r]])))
+    sentence = np.array([b.text.rstrip().endswith(SENTENCE_ENDS) for b in table.blocks], dtype=float)
+    prose = text * probs * (UNFINISHED_SHARE + (1 - UNFINISHED_SHARE) * sentence)
+    core = max(range(len(runs)), key=lambda r: float(prose[runs[r]].sum()))
     container = run_container(table, runs[core])
     article_paths = {table.blocks[i].path for i in runs[core]}
+    article_plain = {plain_path(p) for p in article_paths}
     anchor = max(runs[core], key=lambda i: text[i] * probs[i])
     around_anchor = set(table.ancestors[anchor])
+    region_words: dict[int, frozenset[str]] = {}
+
+    def words_of(e: int) -> frozenset[str]:
+        """The `BOILERPLATE_WORDS` in element `e`'s class and id words."""
+        if e not in region_words:
+            region_words[e] = frozenset(m.group(0) for w in table.elements[e][1] if (m := BOILERPLATE_WORDS.search(w)))
+        return region_words[e]
+
+    own_words = article_words(table, runs[core], container, text * probs, words_of)
     marked: dict[int, bool] = {}
 
     def in_boilerplate_element(i: int) -> bool:
         for e in table.ancestors[i]:
             if e not in around_anchor:
                 if e not in marked:
-                    marked[e] = any(BOILERPLATE_WORDS.search(w) for w in table.elements[e][1])
+                    marked[e] = not words_of(e) <= own_words
                 if marked[e]:
                     return True
         return False
+
+    def article_path(i: int) -> bool:
+        path = table.blocks[i].path
+        return path in article_paths or (bool(sentence[i]) and container not in table.ancestors[i]
+                                         and plain_path(path) in article_plain)
 
     chosen = chosen.copy()
     for r, run in enumerate(runs):
@@ -126,11 +193,24 @@ def drop_boilerplate_regions(table, probs, chosen):
         if r != core:
             links = sum(table.blocks[i].anchor_weight for i in run)
             score += links > BOILERPLATE_LINK_SHARE * weights[run].sum()
-            score -= any(table.blocks[i].path in article_paths for i in run)
+            score -= any(article_path(i) for i in run)
         for i in run:
-            if score + in_boilerplate_element(i) >= 1:
+            if max(score, 0) + in_boilerplate_element(i) >= 1:
                 chosen[i] = False
     return chosen
+
+
+def article_words(table, run: list[int], container: int | None, mass, words_of) -> set[str]:
+    """The `BOILERPLATE_WORDS` the article's own text carries: `words_of` elements inside
+    `container` around `OWN_WORD_SHARE` of the run's `mass` or more."""
+    total = float(sum(mass[i] for i in run))
+    held: dict[str, float] = {}
+    for i in run:
+        anc = table.ancestors[i]
+        inner = anc[anc.index(container) + 1:] if container in anc else ()
+        for word in set().union(*(words_of(e) for e in inner)):
+            held[word] = held.get(word, 0.0) + float(mass[i])
+    return {w for w, m in held.items() if total > 0 and m >= OWN_WORD_SHARE * total}
 
 
 class Fallback:
