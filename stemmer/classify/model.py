@@ -235,7 +235,7 @@ class BlockClassifier:
             clf.second_ = (SCORERS[meta["second"]].from_arrays(arrays, "second_")
                            if meta["second"] is not None else None)
             clf.info_ = meta.get("info", {})
-        except (KeyError, TypeError, ValueError, IndexError) as exc:
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
             raise ModelError(f"{json_path}: classifier model is incomplete or inconsistent ({exc!r})") from None
         n = clf.featurizer_.n_features
         if n != meta.get("n_features"):

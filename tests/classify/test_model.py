@@ -132,6 +132,14 @@ def test_newer_version_or_wrong_arrays_are_model_errors(fitted, tmp_path):
         BlockClassifier.load(json_path)
 
 
+def test_a_field_of_the_wrong_type_is_a_model_error(fitted, tmp_path):
+    json_path, _ = fitted.save(tmp_path / "m")
+    meta = json.loads(json_path.read_text())
+    json_path.write_text(json.dumps(meta | {"embedder": {"a": 1}}))
+    with pytest.raises(ModelError, match="incomplete or inconsistent"):
+        BlockClassifier.load(json_path)
+
+
 def test_unfitted_classifier_says_so():
     with pytest.raises(ModelError, match="not fitted"):
         BlockClassifier().predict_proba(page_table(None))
