@@ -71,8 +71,10 @@ def _key(text: str) -> str:
     return " ".join(unicodedata.normalize("NFKC", text).split()).casefold()
 
 
-def _is_titley(table: PageTable, i: int) -> bool:
-    return any(w in TITLE_WORDS for a in table.ancestors[i][-2:] for w in table.elements[a][1])
+def titled_blocks(table: PageTable) -> frozenset[int]:
+    """The blocks inside an element (or its parent) whose class or id says title/headline."""
+    return frozenset(i for i, anc in enumerate(table.ancestors)
+                     if any(w in TITLE_WORDS for a in anc[-2:] for w in table.elements[a][1]))
 
 
 def meta_title(root) -> str | None:
@@ -97,19 +99,23 @@ def _meta(root, key: str) -> str | None:
     return None
 
 
-def rule_title(table: PageTable, og: str | None) -> tuple[str | None, int | None]:
-    """The heading rule's title and its block index (None when it comes from ``<title>``/``og:title``)."""
+def rule_title(table: PageTable, og: str | None, titled: frozenset[int] | None = None) -> tuple[str | None, int | None]:
+    """The heading rule's title and its block index (None when it comes from ``<title>``/``og:title``).
+
+    `titled`: the page's `titled_blocks`, where the caller has them.
+    """
     head = table.page.title
     refs = [w for w in (_words(head), _words(og)) if w]
     if not refs:  # nothing to agree with: the page's first h1 that is not a link is its headline
         return next(((b.text, i) for i, b in enumerate(table.blocks)
                      if b.tag == "h1" and b.anchor_weight * 2 <= b.weight and len(b.text) <= MAX_TITLE), (None, None))
     best, best_score = None, -1.0
+    titled = titled_blocks(table) if titled is None else titled
     for i, b in enumerate(table.blocks):
         if len(b.text) > MAX_TITLE:
             continue
         tag = b.tag
-        if tag not in ("h1", "h2", "h3") and not _is_titley(table, i):
+        if tag not in ("h1", "h2", "h3") and i not in titled:
             continue
         score = max((_dice(_words(b.text), r) for r in refs), default=0.0)
         score += H1_BONUS * (tag == "h1") - H3_MALUS * (tag == "h3")
@@ -147,8 +153,10 @@ def _head_spans(head: str) -> list[tuple[str, int, int, int]]:
     return [(head[parts[i][0]:parts[j][1]].strip(), i, j, n) for i in range(n) for j in range(i, n)]
 
 
-def title_candidates(table: PageTable, signals: PageSignals) -> dict[str, Candidate]:
+def title_candidates(table: PageTable, signals: PageSignals,
+                     titled: frozenset[int] | None = None) -> dict[str, Candidate]:
     """The page's distinct title texts (by their exact-match key), each with its sources."""
+    titled = titled_blocks(table) if titled is None else titled
     found: dict[str, Candidate] = {}
 
     def add(text: str, source: str, **where) -> None:
@@ -167,11 +175,9 @@ def title_candidates(table: PageTable, signals: PageSignals) -> dict[str, Candid
     for s in signals.titles:
         add(s.value, s.key if s.source == "meta" else "ld")
     for i, b in enumerate(table.blocks):
-        tag, titley = b.tag, _is_titley(table, i)
-        heading = tag in ("h1", "h2", "h3", "h4")
-        if heading:
-            add(b.text, tag, block=i)
-        if titley:
+        if b.tag in ("h1", "h2", "h3", "h4"):
+            add(b.text, b.tag, block=i)
+        if i in titled:
             add(b.text, "titley", block=i)
     return found
 
@@ -232,14 +238,15 @@ def choose_title(table: PageTable, root=None, *, model: LinearScorer | None = No
         (title, block index); (None, None) for a page with no title anywhere.
     """
     og = meta_title(root)
-    rule, rule_at = rule_title(table, og)
+    titled = titled_blocks(table)
+    rule, rule_at = rule_title(table, og, titled)
     if root is None:
         return rule, rule_at
     signals = page_signals(root)
     model = model or title_model()
     if model is None or not signals.titles:
         return rule, rule_at
-    candidates = title_candidates(table, signals)
+    candidates = title_candidates(table, signals, titled)
     if not candidates:
         return rule, rule_at
     X = candidate_features(table, root, signals, candidates, rule)
