@@ -91,13 +91,14 @@ def main(argv=None) -> None:
     ap.add_argument("--C", type=float, default=0.1, help="inverse L2 strength of the logistic regression")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--per-site", type=int, default=20, help="article pages per site of jekyll_sites, web_sites")
-    ap.add_argument("--write", action="store_true", help=f"write the model fitted on all training pages to {MODEL_PATH}")
+    ap.add_argument("--write", action="store_true",
+                    help=f"write the model fitted on all training pages to {MODEL_PATH}")
     args = ap.parse_args(argv)
     logging.disable(logging.WARNING)
     rows = [page_rows(p) for name in TRAIN_SETS + TEST_SETS for p in read_pages(name, args.per_site)]
     train = [r for r in rows if r["set"] in TRAIN_SETS]
-    sites = sorted({r["site"] for r in train})
-    fold_of = {s: i % args.folds for i, s in enumerate(sorted(sites, key=lambda s: hashlib.sha256(s.encode()).hexdigest()))}
+    sites = sorted({r["site"] for r in train}, key=lambda s: hashlib.sha256(s.encode()).hexdigest())
+    fold_of = {s: i % args.folds for i, s in enumerate(sites)}
     chosen: dict[int, str | None] = {}
     for k in range(args.folds):
         model = fit([r for r in train if fold_of[r["site"]] != k], args.C)
@@ -113,7 +114,8 @@ def main(argv=None) -> None:
         rs = [r for r in rows if r["set"] == name]
         rule = np.mean([title_exact(r["rule"], r["gold"]) for r in rs])
         learned = np.mean([title_exact(chosen[id(r)], r["gold"]) for r in rs])
-        print(f"{name:<14}{len(rs):>7}{sum(r['own'] for r in rs):>11}{rule:>8.3f}{learned:>9.3f}{learned - rule:>+8.3f}")
+        own = sum(r["own"] for r in rs)
+        print(f"{name:<14}{len(rs):>7}{own:>11}{rule:>8.3f}{learned:>9.3f}{learned - rule:>+8.3f}")
     if args.write:
         spec = {"features": list(FEATURES), "mean": model.mean.tolist(), "scale": model.scale.tolist(),
                 "coef": model.coef.tolist(), "intercept": model.intercept,
