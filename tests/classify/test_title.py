@@ -1,19 +1,67 @@
+import json
+
+import numpy as np
+import pytest
+
 from stemmer.blocks import parse_html
+from stemmer.classify import title as title_module
 from stemmer.classify.features import page_table
-from stemmer.classify.title import choose_title
+from stemmer.classify.scorers import LinearScorer
+from stemmer.classify.title import FEATURES, choose_title, title_model
+
+SERVICE = ("<html><head><title>Data Analytics Services | Luxoft</title>"
+           "<meta property='og:title' content='Data Analytics Services | Luxoft'>"
+           "<meta property='og:type' content='website'><meta property='og:site_name' content='Luxoft'></head><body>"
+           "<nav><a href='/'>Home</a></nav><h1>Unlock the value of your data</h1>"
+           "<p>We help companies turn data into decisions with analytics platforms.</p>"
+           "<h2>Our services</h2><p>Consulting and engineering.</p></body></html>")
+ARTICLE = ("<html><head><title>Storm hits coast | Daily News</title>"
+           "<meta property='og:title' content='Storm hits coast'><meta property='og:type' content='article'>"
+           "<meta property='article:published_time' content='2024-03-05'></head><body>"
+           "<h2>Weather</h2><h1>Storm hits coast</h1><p>The storm hit the coast on Tuesday.</p></body></html>")
 
 
-def title_of(html):
+def title_of(html, **kw):
     root = parse_html(html)
-    return choose_title(page_table(root), root)[0]
+    return choose_title(page_table(root), root, **kw)
 
 
 def test_a_heading_that_agrees_with_the_title_element():
     assert title_of("<html><head><title>Storm hits coast | Daily News</title></head><body>"
-                    "<h2>Weather</h2><h1>Storm hits coast</h1><p>text</p></body></html>") == "Storm hits coast"
+                    "<h2>Weather</h2><h1>Storm hits coast</h1><p>text</p></body></html>")[0] == "Storm hits coast"
 
 
 def test_without_title_element_or_og_title_the_first_h1_that_is_not_a_link():
     assert title_of("<html><body><h1><a href='/'>Daily News</a></h1><h1>Storm hits coast</h1>"
-                    "<p>text</p></body></html>") == "Storm hits coast"
-    assert title_of("<html><body><h2>Only a subheading</h2><p>text</p></body></html>") is None
+                    "<p>text</p></body></html>")[0] == "Storm hits coast"
+    assert title_of("<html><body><h2>Only a subheading</h2><p>text</p></body></html>")[0] is None
+
+
+def test_the_learned_choice_keeps_an_articles_headline_block():
+    assert title_of(ARTICLE) == ("Storm hits coast", 1)
+
+
+def test_the_learned_choice_takes_a_service_pages_whole_title_over_a_slogan_heading():
+    # The rule takes the h1 (it overlaps nothing, but is the only h1); the page's <title> and
+    # og:title agree on the whole text, site name included: the gold of such pages in mceb.
+    assert title_of(SERVICE) == ("Data Analytics Services | Luxoft", None)
+
+
+def test_a_page_that_states_no_title_of_its_own_keeps_the_rule():
+    prefer_whole_title = LinearScorer(np.zeros(len(FEATURES)), np.ones(len(FEATURES)),
+                                      np.eye(len(FEATURES))[FEATURES.index("src_head")] * 10, 0.0)
+    plain = SERVICE.replace("<meta property='og:title' content='Data Analytics Services | Luxoft'>", "")
+    assert title_of(plain, model=prefer_whole_title)[0] == "Unlock the value of your data"
+    assert title_of(SERVICE, model=prefer_whole_title)[0] == "Data Analytics Services | Luxoft"
+
+
+def test_a_model_file_of_other_features_is_refused(tmp_path, monkeypatch):
+    spec = {"features": ["src_head"], "mean": [0], "scale": [1], "coef": [1], "intercept": 0}
+    (tmp_path / "title_model.json").write_text(json.dumps(spec))
+    monkeypatch.setattr(title_module, "MODEL_PATH", tmp_path / "title_model.json")
+    title_model.cache_clear()
+    try:
+        with pytest.raises(ValueError, match="retrain"):
+            title_model()
+    finally:
+        title_model.cache_clear()
