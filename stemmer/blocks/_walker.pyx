@@ -166,6 +166,13 @@ cdef inline xmlNode* _next_walked(xmlNode* node) noexcept nogil:
     return node
 
 
+cdef inline xmlNode* _next_element(xmlNode* node) noexcept nogil:
+    """`node` or the first element node after it among its siblings (NULL if none)."""
+    while node is not NULL and node.type != tree.XML_ELEMENT_NODE:
+        node = node.next
+    return node
+
+
 cdef inline bint _in_itertext(xmlNode* node) noexcept nogil:
     """lxml's _isElement: what itertext visits (elements, comments, PIs, entity references)."""
     return (node.type == tree.XML_ELEMENT_NODE or node.type == tree.XML_COMMENT_NODE
@@ -611,9 +618,7 @@ def nests_deeper(root, int limit):
     cdef xmlNode* child
     cdef int depth = 0
     while True:
-        child = node.children
-        while child is not NULL and child.type != tree.XML_ELEMENT_NODE:
-            child = child.next
+        child = _next_element(node.children)
         if child is not NULL:
             depth += 1
             if depth >= limit:
@@ -623,9 +628,7 @@ def nests_deeper(root, int limit):
         while True:  # `node` is done: its next element sibling, or up
             if node is top:
                 return False
-            child = node.next
-            while child is not NULL and child.type != tree.XML_ELEMENT_NODE:
-                child = child.next
+            child = _next_element(node.next)
             if child is not NULL:
                 node = child
                 break
@@ -658,18 +661,14 @@ def statement_elements(root):
                 props.append(cetree.elementFactory(doc, node))
             if node.ns is NULL and strcmp(name, "a") == 0 and _attr(node, "rel") is not None:
                 rels.append(cetree.elementFactory(doc, node))
-        child = node.children
-        while child is not NULL and child.type != tree.XML_ELEMENT_NODE:
-            child = child.next
+        child = _next_element(node.children)
         if child is not NULL:
             node = child
             continue
         while True:  # `node` is done: its next element sibling, or up
             if node is top:
                 return tagged, props, rels
-            child = node.next
-            while child is not NULL and child.type != tree.XML_ELEMENT_NODE:
-                child = child.next
+            child = _next_element(node.next)
             if child is not NULL:
                 node = child
                 break
