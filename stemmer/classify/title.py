@@ -79,20 +79,13 @@ def titled_blocks(table: PageTable) -> frozenset[int]:
 
 def meta_title(root) -> str | None:
     """The page's ``og:title`` or ``twitter:title``, if any."""
-    if root is None:
-        return None
-    for meta in root.iter("meta"):
-        key = (meta.get("property") or meta.get("name") or "").lower()
-        if key in ("og:title", "twitter:title"):
-            content = " ".join((meta.get("content") or "").split())
-            if content:
-                return content
-    return None
+    return None if root is None else _meta(root, "og:title", "twitter:title")
 
 
-def _meta(root, key: str) -> str | None:
+def _meta(root, *keys: str) -> str | None:
+    """The first non-empty content of a `<meta>` whose property or name is one of `keys`."""
     for meta in root.iter("meta"):
-        if (meta.get("property") or meta.get("name") or "").lower() == key:
+        if (meta.get("property") or meta.get("name") or "").lower() in keys:
             content = " ".join((meta.get("content") or "").split())
             if content:
                 return content
