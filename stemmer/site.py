@@ -62,7 +62,8 @@ class SiteCollector:
     def add_parsed(self, page: Page, root, blocks: PageBlocks, *, learn: bool = True) -> SitePage:
         """Keep a page parsed by the caller; with `learn` False only its links and sample count (update: it matched)."""
         # What the page states of itself votes for the layouts' date and byline slots: read only to learn.
-        stated = page_signals(root, page.url, lang=root.get("lang")) if learn else None
+        stated = (page_signals(root, page.url, lang=root.get("lang") if root is not None else None)
+                  if learn else None)
         sp = SitePage(page.id, blocks, list(page.anchors), own_titles(root),
                       away_texts(page.url, blocks.links, self._links),
                       stated.date.value if stated and stated.date else "",

@@ -1,3 +1,5 @@
+import dataclasses
+
 from stemmer import analyze
 from stemmer.blocks import parse_html, segment
 from stemmer.layout.model import AnalyzeParams
@@ -25,6 +27,14 @@ def test_a_page_kept_for_its_links_only_is_not_learned(site_pages):
     # the index pages' links still name the articles; the index pages are no targets
     assert set(collector.link_texts()) == {f"http://example.com/news/{k}.html" for k in range(6)}
     assert len(collector.sample) == 10  # every page may teach the site model
+
+
+def test_a_page_with_no_html_element_costs_its_site_nothing(site_pages):
+    empty = dataclasses.replace(site_pages[0], id="example.com/news/empty.html", url="http://example.com/news/empty.html",
+                                   html="<!-- nothing -->")
+    collector = collect_site("example.com", [*site_pages, empty])
+    assert collector.skipped == 0 and len(collector.pages) == len(site_pages) + 1
+    assert collector.learn(AnalyzeParams(), DATE).layouts
 
 
 def test_learning_is_what_analyze_gives_and_adds_link_texts_once(site_pages):
