@@ -41,6 +41,9 @@ DOMINANT_SHARE = 0.5
 # Chosen on the single-page dev sets with the generic model (docs/classifier.md).
 ARTICLE_SHARE = 0.5
 ARTICLE_LETTERS = 100
+# Neither where the page is a thread (`is_thread`): its first h1 heading lies before the comment
+# section with fewer than `ARTICLE_LETTERS` letters of its own text between them, so the
+# "comments" are its posts (a forum whose thread is marked up as `comments`).
 # Where the article ends (`drop_boilerplate_regions`): a run of chosen blocks after the
 # article is outside it if less than this share of its letters lies in the article's container;
 BOILERPLATE_INSIDE_SHARE = 0.5
@@ -52,6 +55,13 @@ BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsle
 # unless the article's own text carries it: one found inside the article's container on elements
 # around this share of its letters is the page's name for its paragraphs (`elementor-widget`).
 OWN_WORD_SHARE = 0.5
+# A run on the article's tag path (its score's -1) may also share only the last this many elements
+# of an article block's path, class and id included: the body's second part nested at another depth.
+ARTICLE_TAIL = 4
+# Runs holding blocks of one tag path (class and id included) are one repeated structure: the items
+# of a listing, the posts of a thread.  Where one holds this many times the prose of the best single
+# run, the article is its best run (a listing's teasers, not the cookie notice beside them).
+REPEAT_SHARE = 2.0
 # The article is the run with the most letters outside links x probability, a block's letters
 # counting in full where it ends as a sentence does and at this share where not (headlines, teasers).
 UNFINISHED_SHARE = 0.5
@@ -81,15 +91,33 @@ def main_blocks(table, probs, threshold: float, *, regions: bool = True):
     if table.comments:
         comment = np.array([table.in_comments(i) for i in range(len(chosen))], dtype=bool)
         if (chosen & comment).any() and (chosen & ~comment).any():
-            chosen &= ~comment
+            if not is_thread(table, chosen, comment):
+                chosen &= ~comment
         elif chosen.any() and not (chosen & ~comment).any() and not comment.all():
             outside = np.where(comment, -1.0, np.asarray(probs, dtype=float))
             article = outside >= ARTICLE_SHARE * outside.max()
-            if outside.max() > 0 and sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS:
+            if (outside.max() > 0 and sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS
+                    and not is_thread(table, chosen | article, comment)):
                 chosen = article
     if not regions:
         return chosen
     return drop_boilerplate_regions(table, probs, drop_captions(table, chosen))
+
+
+def is_thread(table, shown, comment) -> bool:
+    """Whether the page's comment section is its thread: its first h1 heading (outside the section)
+    comes before the first `shown` block in the section, with fewer than `ARTICLE_LETTERS` letters
+    of `shown` blocks outside the section between them.
+
+    Readers' comments follow an article; a forum's posts follow the thread's title
+    directly, whatever their markup calls them.
+    """
+    heading = next((i for i, b in enumerate(table.blocks) if b.tag == "h1" and not comment[i]), None)
+    first = int(np.flatnonzero(shown & comment)[0])
+    if heading is None or heading > first:
+        return False
+    between = shown[heading + 1:first] & ~comment[heading + 1:first]
+    return sum(table.blocks[i].weight for i in np.flatnonzero(between) + heading + 1) < ARTICLE_LETTERS
 
 
 def drop_captions(table, chosen):
@@ -153,10 +181,11 @@ def drop_boilerplate_regions(table, probs, chosen):
     text = weights - np.array([b.anchor_weight for b in table.blocks], dtype=float)
     sentence = np.array([b.text.rstrip().endswith(SENTENCE_ENDS) for b in table.blocks], dtype=float)
     prose = text * probs * (UNFINISHED_SHARE + (1 - UNFINISHED_SHARE) * sentence)
-    core = max(range(len(runs)), key=lambda r: float(prose[runs[r]].sum()))
+    core = article_run(table, runs, prose)
     container = run_container(table, runs[core])
     article_paths = {table.blocks[i].path for i in runs[core]}
     article_plain = {plain_path(p) for p in article_paths}
+    article_tails = {p[-ARTICLE_TAIL:] for p in article_paths}
     anchor = max(runs[core], key=lambda i: text[i] * probs[i])
     around_anchor = set(table.ancestors[anchor])
     region_words: dict[int, frozenset[str]] = {}
@@ -182,7 +211,8 @@ def drop_boilerplate_regions(table, probs, chosen):
     def article_path(i: int) -> bool:
         path = table.blocks[i].path
         return path in article_paths or (bool(sentence[i]) and container not in table.ancestors[i]
-                                         and plain_path(path) in article_plain)
+                                         and (plain_path(path) in article_plain
+                                              or path[-ARTICLE_TAIL:] in article_tails))
 
     chosen = chosen.copy()
     for r, run in enumerate(runs):
@@ -198,6 +228,34 @@ def drop_boilerplate_regions(table, probs, chosen):
             if max(score, 0) + in_boilerplate_element(i) >= 1:
                 chosen[i] = False
     return chosen
+
+
+def article_run(table, runs: list[list[int]], prose) -> int:
+    """The index of the article's run: the run of most `prose`, or the best run of a repeated
+    structure (runs joined by blocks of one tag path) holding `REPEAT_SHARE` times that."""
+    totals = [float(prose[run].sum()) for run in runs]
+    best = max(range(len(runs)), key=totals.__getitem__)
+    group = list(range(len(runs)))  # union-find over runs: a run's structure is group[...] followed to its root
+
+    def root(r: int) -> int:
+        while group[r] != r:
+            group[r] = r = group[group[r]]
+        return r
+
+    first_run_of: dict[tuple, int] = {}
+    for r, run in enumerate(runs):
+        for i in run:
+            other = first_run_of.setdefault(table.blocks[i].path, r)
+            a, b = root(other), root(r)
+            if a != b:
+                group[max(a, b)] = min(a, b)
+    held: dict[int, float] = {}
+    for r, total in enumerate(totals):
+        held[root(r)] = held.get(root(r), 0.0) + total
+    structure = max(held, key=held.__getitem__)
+    if held[structure] >= REPEAT_SHARE * totals[best]:
+        return max((r for r in range(len(runs)) if root(r) == structure), key=totals.__getitem__)
+    return best
 
 
 def article_words(table, run: list[int], container: int | None, mass, words_of) -> set[str]:

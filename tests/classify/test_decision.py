@@ -109,3 +109,54 @@ def test_a_region_word_around_the_whole_page_still_marks_the_menu_inside_it():
     html = ('<html><body><div class="menu-container"><div class="post">' + story + "</div>"
             '<div class="menu-back"><p>Home</p><p>News</p><p>Sport</p></div></div></body></html>')
     assert sure(html) == PARAS
+
+
+def decided(html: str, prob_of) -> list[str]:
+    """The blocks `main_blocks` keeps where the classifier gives each block `prob_of(text)`."""
+    table = page_table(parse_html(html))
+    probs = np.array([prob_of(b.text) for b in table.blocks])
+    return [b.text for b, keep in zip(table.blocks, main_blocks(table, probs, 0.35)) if keep]
+
+
+POSTS = PARAS[:4]
+
+
+def test_a_forum_thread_marked_up_as_comments_keeps_its_posts():
+    posts = "".join(f'<div class="comment" id="comment-{k}"><p class="author">user{k}</p><p>{p}</p></div>'
+                    for k, p in enumerate(POSTS))
+    html = ('<html><body><div class="install-popover"><p>Tap the icon and add this site to your home screen.</p>'
+            '<p>Then open it from there like any app on your phone.</p></div>'
+            f'<h1>Is the old bridge safe?</h1><div class="topic comments">{posts}</div>'
+            '<div class="site-footer"><p>Welcome to the forum! Start by introducing yourself to the others.</p></div>'
+            '</body></html>')
+    kept = decided(html, lambda t: 0.9 if t in POSTS else 0.5 if "." in t else 0.1)
+    assert all(p in kept for p in POSTS)
+    # an article before its comment section still loses the comments
+    article = "".join(f"<p>{p}</p>" for p in PARAS[4:])
+    kept = decided(html.replace("</h1>", f"</h1><article>{article}</article>"),
+                   lambda t: 0.9 if t in PARAS else 0.5 if "." in t else 0.1)
+    assert all(p in kept for p in PARAS[4:]) and not any(p in kept for p in POSTS)
+
+
+def test_the_bodys_second_part_nested_at_another_depth_stays():
+    first = "".join(f"<p>{p}</p>" for p in PARAS[:4])
+    second = "".join(f"<p>{p}</p>" for p in PARAS[4:])
+    part = '<section class="anchors"><div class="col"><div class="post-section"><div class="post-content">{}</div></div></div></section>'
+    html = (f'<html><body><div class="post-wrapper"><div class="layout">{part.format(first)}</div></div>'
+            '<div class="ad-slot"><p>Advertisement</p></div>'
+            f'{part.format(second)}<div class="sidebar-box"><p>Most read today.</p></div></body></html>')
+    assert decided(html, lambda t: 0.9 if t in PARAS else 0.1) == PARAS
+
+
+def test_a_listing_of_teasers_is_not_lost_to_a_long_notice_beside_it():
+    notice = ("We and our partners use cookies and similar methods to recognise visitors, remember their "
+              "choices, measure how the site is used and show advertising that suits them; you can change "
+              "your choices at any time in the settings of this site.")
+    teasers = [(f"Story {k}", p[:120].rsplit(" ", 1)[0] + ".") for k, p in enumerate(PARAS)]
+    items = "".join(f'<div class="summary-item"><h3 class="summary-hed">{h}</h3><div class="summary-dek">{d}</div>'
+                    '<div class="summary-byline"><a href="/by">By a staff writer</a></div></div>'
+                    for h, d in teasers)
+    html = f'<html><body><div class="banner"><p>{notice}</p><p><a href="/ok">Accept all</a></p></div><div class="grid">{items}</div></body></html>'
+    wanted = [t for pair in teasers for t in pair]
+    kept = decided(html, lambda t: 0.55 if t in wanted else 0.5 if t == notice else 0.1)
+    assert all(t in kept for t in wanted)
