@@ -41,9 +41,9 @@ DOMINANT_SHARE = 0.5
 # Chosen on the single-page dev sets with the generic model (docs/classifier.md).
 ARTICLE_SHARE = 0.5
 ARTICLE_LETTERS = 100
-# Neither where the page is a thread (`is_thread`): its first h1 heading lies before the comment
-# section with fewer than `ARTICLE_LETTERS` letters of its own text between them, so the
-# "comments" are its posts (a forum whose thread is marked up as `comments`).
+# Neither comment rule applies to a thread (`is_thread`): a page whose first h1 heading comes before
+# its comment section with fewer than `ARTICLE_LETTERS` letters of its own text between them, where
+# the "comments" are its posts (a forum whose thread is marked up as `comments`).
 # Where the article ends (`drop_boilerplate_regions`): a run of chosen blocks after the
 # article is outside it if less than this share of its letters lies in the article's container;
 BOILERPLATE_INSIDE_SHARE = 0.5
@@ -55,9 +55,6 @@ BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsle
 # unless the article's own text carries it: one found inside the article's container on elements
 # around this share of its letters is the page's name for its paragraphs (`elementor-widget`).
 OWN_WORD_SHARE = 0.5
-# A run on the article's tag path (its score's -1) may also share only the last this many elements
-# of an article block's path, class and id included: the body's second part nested at another depth.
-ARTICLE_TAIL = 4
 # Runs holding blocks of one tag path (class and id included) are one repeated structure: the items
 # of a listing, the posts of a thread.  Where one holds this many times the prose of the best single
 # run, the article is its best run (a listing's teasers, not the cookie notice beside them).
@@ -79,7 +76,8 @@ def main_blocks(table, probs, threshold: float, *, regions: bool = True):
     Where none is, but one block holds `DOMINANT_SHARE` of the page's letters,
     that block: the page is a single run of text.  Where some are in a comment
     section and some are not, those in it are readers' comments, not main text
-    (a page of nothing but comments, a forum thread, keeps them).  Last, with
+    (a page of nothing but comments, or one whose comment section follows its
+    title directly, a forum thread, keeps them).  Last, with
     `regions`, captions beside an image go (`drop_captions`), then chosen blocks
     in regions other than the article's (`drop_boilerplate_regions`).
     """
@@ -159,7 +157,8 @@ def drop_boilerplate_regions(table, probs, chosen):
     region, on evidence scored together.  The article is the run of consecutive
     chosen blocks with the most letters outside links × probability, sentences
     counting more than lines that do not end as one (`UNFINISHED_SHARE`: not a long
-    column of links or teasers), its container the innermost element holding that
+    column of links or teasers), unless runs that share a tag path hold `REPEAT_SHARE`
+    times its prose together (a listing's items: `article_run`), its container the innermost element holding that
     run, its anchor the run's block of most letters outside links × probability.
     A run's score (never below 0) is
       +1  it comes after the article and lies mostly outside its container;
@@ -185,7 +184,6 @@ def drop_boilerplate_regions(table, probs, chosen):
     container = run_container(table, runs[core])
     article_paths = {table.blocks[i].path for i in runs[core]}
     article_plain = {plain_path(p) for p in article_paths}
-    article_tails = {p[-ARTICLE_TAIL:] for p in article_paths}
     anchor = max(runs[core], key=lambda i: text[i] * probs[i])
     around_anchor = set(table.ancestors[anchor])
     region_words: dict[int, frozenset[str]] = {}
@@ -211,8 +209,7 @@ def drop_boilerplate_regions(table, probs, chosen):
     def article_path(i: int) -> bool:
         path = table.blocks[i].path
         return path in article_paths or (bool(sentence[i]) and container not in table.ancestors[i]
-                                         and (plain_path(path) in article_plain
-                                              or path[-ARTICLE_TAIL:] in article_tails))
+                                         and plain_path(path) in article_plain)
 
     chosen = chosen.copy()
     for r, run in enumerate(runs):

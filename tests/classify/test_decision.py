@@ -138,16 +138,6 @@ def test_a_forum_thread_marked_up_as_comments_keeps_its_posts():
     assert all(p in kept for p in PARAS[4:]) and not any(p in kept for p in POSTS)
 
 
-def test_the_bodys_second_part_nested_at_another_depth_stays():
-    first = "".join(f"<p>{p}</p>" for p in PARAS[:4])
-    second = "".join(f"<p>{p}</p>" for p in PARAS[4:])
-    part = '<section class="anchors"><div class="col"><div class="post-section"><div class="post-content">{}</div></div></div></section>'
-    html = (f'<html><body><div class="post-wrapper"><div class="layout">{part.format(first)}</div></div>'
-            '<div class="ad-slot"><p>Advertisement</p></div>'
-            f'{part.format(second)}<div class="sidebar-box"><p>Most read today.</p></div></body></html>')
-    assert decided(html, lambda t: 0.9 if t in PARAS else 0.1) == PARAS
-
-
 def test_a_listing_of_teasers_is_not_lost_to_a_long_notice_beside_it():
     notice = ("We and our partners use cookies and similar methods to recognise visitors, remember their "
               "choices, measure how the site is used and show advertising that suits them; you can change "
