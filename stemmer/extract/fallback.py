@@ -158,8 +158,9 @@ def drop_boilerplate_regions(table, probs, chosen):
     chosen blocks with the most letters outside links × probability, sentences
     counting more than lines that do not end as one (`UNFINISHED_SHARE`: not a long
     column of links or teasers), unless runs that share a tag path hold `REPEAT_SHARE`
-    times its prose together (a listing's items: `article_run`), its container the innermost element holding that
-    run, its anchor the run's block of most letters outside links × probability.
+    times its prose together (a listing's items: `article_run`); its container is the
+    innermost element holding that run, its anchor the run's block of most letters
+    outside links × probability.
     A run's score (never below 0) is
       +1  it comes after the article and lies mostly outside its container;
       +1  it is not the article's and is mostly link text: related posts, tags, menus;
@@ -232,7 +233,7 @@ def article_run(table, runs: list[list[int]], prose) -> int:
     structure (runs joined by blocks of one tag path) holding `REPEAT_SHARE` times that."""
     totals = [float(prose[run].sum()) for run in runs]
     best = max(range(len(runs)), key=totals.__getitem__)
-    group = list(range(len(runs)))  # union-find over runs: a run's structure is group[...] followed to its root
+    group = list(range(len(runs)))  # union-find: a run's structure is the root its `group` links lead to
 
     def root(r: int) -> int:
         while group[r] != r:
