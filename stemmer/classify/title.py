@@ -24,6 +24,7 @@ pages before ~2010) keep the rule: the model was fitted on pages that do.
 """
 from __future__ import annotations
 
+import html
 import json
 import math
 import re
@@ -191,6 +192,8 @@ def title_candidates(table: PageTable, signals: PageSignals, sources: TitleSourc
     found: dict[str, Candidate] = {}
 
     def add(text: str, source: str, **where) -> None:
+        if "&" in text and ";" in text:  # escaped twice in the page ("SQL &amp;#x26; AI"): a reader sees "&"
+            text = html.unescape(text)
         text = " ".join(text.split())
         if not text or len(text) > MAX_TITLE:
             return

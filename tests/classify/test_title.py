@@ -107,3 +107,16 @@ def test_a_title_that_a_code_block_holds_with_its_spacing_is_in_a_block():
     table = page_table(root)
     assert title_module._in_blocks(table, {"storm hits coast", "daily news", "weather"}) == {
         "storm hits coast", "weather"}
+
+
+def test_a_heading_escaped_twice_is_a_candidate_as_a_reader_sees_it():
+    from stemmer.metadata import page_signals
+
+    root = parse_html("<html><head><title>12 Tools for 2026 | Python, SQL &amp; AI | Splunk</title>"
+                      "<meta property='og:title' content='12 Tools for 2026 | Python, SQL &amp; AI | Splunk'>"
+                      "</head><body><h1>12 Tools for 2026 | Python, SQL &amp;#x26; AI</h1><p>text</p></body></html>")
+    table = page_table(root)
+    cands = title_module.title_candidates(table, page_signals(root), title_module.TitleSources.read(table, root))
+    part = cands["12 tools for 2026 | python, sql & ai"]
+    assert part.sources == {"headpart", "h1"} and part.block == 0
+    assert not any("&#" in c.text for c in cands.values())
