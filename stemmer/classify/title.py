@@ -111,8 +111,9 @@ class TitleSources:
         blocks, ancestors, elements = table.blocks, table.ancestors, table.elements
         near = {a for anc in ancestors for a in anc[-2:]}  # each block's element and its parent
         named = {a for a in near if not TITLE_WORDS.isdisjoint(elements[a][1])}
-        titled = frozenset(i for i, anc in enumerate(ancestors) if not named.isdisjoint(anc[-2:])) if named else frozenset()
-        tags = {i: tag for i, b in enumerate(blocks) if b.path and b.path[-1][:1] == "h" and (tag := b.tag) in _HEADING_TAGS}
+        titled = frozenset(i for i, anc in enumerate(ancestors) if named and not named.isdisjoint(anc[-2:]))
+        tags = {i: tag for i, b in enumerate(blocks)  # a heading's path ends in "h1...", "h2..."
+                if b.path and b.path[-1][:1] == "h" and (tag := b.tag) in _HEADING_TAGS}
         headings = tuple((i, tags.get(i, blocks[i].tag), blocks[i].text) for i in sorted(tags.keys() | titled))
         h1s = tuple(text for _, tag, text in headings if tag == "h1")
         return cls(stated, metas.get("og:title", (0, None))[1], metas.get("og:type", (0, ""))[1].lower(),
