@@ -198,7 +198,9 @@ def title_candidates(table: PageTable, signals: PageSignals, sources: TitleSourc
         text = " ".join(text.split())
         if not text or len(text) > MAX_TITLE:
             return
-        c = found.setdefault(_key(text), Candidate(text))
+        c = found.get(key := _key(text))
+        if c is None:
+            c = found[key] = Candidate(text)
         c.sources.add(source)
         if where.get("block") is not None and c.block is None:
             c.block = where["block"]
