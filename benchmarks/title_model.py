@@ -37,8 +37,8 @@ from score import title_exact  # noqa: E402
 from stemmer.blocks import parse_html  # noqa: E402
 from stemmer.classify.features import page_table  # noqa: E402
 from stemmer.classify.scorers import fit_scorer  # noqa: E402
-from stemmer.classify.title import (FEATURES, MODEL_PATH, candidate_features, meta_title, rule_title,  # noqa: E402
-                                    title_candidates)
+from stemmer.classify.title import (FEATURES, MODEL_PATH, TitleSources, candidate_features,  # noqa: E402
+                                    rule_title, title_candidates)
 from stemmer.metadata import page_signals  # noqa: E402
 
 TRAIN_SETS = ("mceb", "wcxb", "jekyll_sites", "web_sites")  # the sets a shipped model may learn from
@@ -62,10 +62,11 @@ def page_rows(page: dict) -> dict:
     """The page's candidates, their features and labels, and the rule's title."""
     root = parse_html(page["html"])
     table = page_table(root)
-    rule, _ = rule_title(table, meta_title(root))
+    sources = TitleSources.read(table, root)
+    rule, _ = rule_title(table, sources)
     signals = page_signals(root)
-    cands = title_candidates(table, signals)
-    X = candidate_features(table, root, signals, cands, rule) if cands else np.zeros((0, len(FEATURES)))
+    cands = title_candidates(table, signals, sources)
+    X = candidate_features(table, signals, sources, cands, rule) if cands else np.zeros((0, len(FEATURES)))
     texts = [c.text for c in cands.values()]
     return {"set": page["dataset"], "site": page["site"], "X": X, "texts": texts, "rule": rule,
             "own": bool(signals.titles), "y": np.array([title_exact(t, page["title"]) for t in texts], dtype=int),

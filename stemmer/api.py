@@ -135,7 +135,7 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
     if result is None and fb is not None:
         stood_in = match.layout.id if match is not None and match.layout is not None else None
         result = safe_extract(fb, page.id, page.url, page.site, root, similarity, table=table, pattern=stood_in,
-                              **learned)
+                              signals=stated, **learned)
     return (_checked(result or unmatched(page.id, page.url, page.site, similarity), blocks, match, root, stated),
             blocks if with_blocks else None)
 

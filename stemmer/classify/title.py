@@ -24,10 +24,12 @@ pages before ~2010) keep the rule: the model was fitted on pages that do.
 """
 from __future__ import annotations
 
+import html
 import json
 import math
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -58,64 +60,104 @@ FEATURES = (tuple(f"src_{s}" for s in SOURCES) + (
     "p_art", "p_prod", "p_has_date", "p_has_author", "p_nh1", "p_ogweb", "p_nblocks", "rule", "inblock", "p_own"))
 
 
-def _words(text: str | None) -> set[str]:
-    return set(_WORD.findall((text or "").lower()))
-
-
 def _dice(a: set[str], b: set[str]) -> float:
     return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
 
 
 def _key(text: str) -> str:
     """A title as exact match compares it: NFKC, case-folded, spaces collapsed."""
+    if text.isascii():  # NFKC leaves ASCII as it is, and case-folds it to its lower case
+        return " ".join(text.split()).lower()
     return " ".join(unicodedata.normalize("NFKC", text).split()).casefold()
 
 
-def titled_blocks(table: PageTable) -> frozenset[int]:
-    """The blocks inside an element (or its parent) whose class or id says title/headline."""
-    return frozenset(i for i, anc in enumerate(table.ancestors)
-                     if any(w in TITLE_WORDS for a in anc[-2:] for w in table.elements[a][1]))
+@dataclass(frozen=True, slots=True)
+class TitleSources:
+    """What the title step reads of a page besides its `<title>`: three `<meta>`s and its headline blocks.
+
+    Gathered in one pass over the blocks and one over the `<meta>` elements, so
+    the rule, the candidates and their features do not each walk the page again.
+
+    Attributes:
+        stated: the first ``og:title`` or ``twitter:title`` in the page.
+        og: the first ``og:title``; og_type: ``og:type``, lower-cased ("" if none).
+        headings: (block index, tag, text) of every h1-h4 block and every title-classed block, in order.
+        titled: the indexes of the blocks inside an element (or its parent) whose class or id
+            says title/headline.
+        h1s: the texts of the h1 blocks, in order.
+    """
+
+    stated: str | None
+    og: str | None
+    og_type: str
+    headings: tuple[tuple[int, str, str], ...]
+    titled: frozenset[int]
+    h1s: tuple[str, ...]
+    _words: dict[str, frozenset[str]] = field(default_factory=dict, repr=False, compare=False)
+
+    def words(self, text: str | None) -> frozenset[str]:
+        """`text`'s words, lower-cased (read once per text: the rule and the features ask the same headings)."""
+        text = text or ""
+        found = self._words.get(text)
+        if found is None:
+            found = self._words[text] = frozenset(_WORD.findall(text.lower()))
+        return found
+
+    @classmethod
+    def read(cls, table: PageTable, root=None) -> TitleSources:
+        """The sources of `table`'s page; `root`: the parsed page, for its `<meta>`s (None: none)."""
+        metas = _metas(root, ("og:title", "twitter:title", "og:type")) if root is not None else {}
+        stated = min(((at, text) for key, (at, text) in metas.items() if key != "og:type"), default=(0, None))[1]
+        blocks, ancestors, elements = table.blocks, table.ancestors, table.elements
+        near = {a for anc in ancestors for a in anc[-2:]}  # each block's element and its parent
+        named = {a for a in near if not TITLE_WORDS.isdisjoint(elements[a][1])}
+        titled = frozenset(i for i, anc in enumerate(ancestors) if named and not named.isdisjoint(anc[-2:]))
+        tags = {i: tag for i, b in enumerate(blocks)  # a heading's path ends in "h1...", "h2..."
+                if b.path and b.path[-1][:1] == "h" and (tag := b.tag) in _HEADING_TAGS}
+        headings = tuple((i, tags.get(i, blocks[i].tag), blocks[i].text) for i in sorted(tags.keys() | titled))
+        h1s = tuple(text for _, tag, text in headings if tag == "h1")
+        return cls(stated, metas.get("og:title", (0, None))[1], metas.get("og:type", (0, ""))[1].lower(),
+                   headings, titled, h1s)
 
 
-def meta_title(root) -> str | None:
-    """The page's ``og:title`` or ``twitter:title``, if any."""
-    return None if root is None else _meta(root, "og:title", "twitter:title")
+_HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4"})
 
 
-def _meta(root, *keys: str) -> str | None:
-    """The first non-empty content of a `<meta>` whose property or name is one of `keys`."""
-    for meta in root.iter("meta"):
-        if (meta.get("property") or meta.get("name") or "").lower() in keys:
+def _metas(root, keys: tuple[str, ...]) -> dict[str, tuple[int, str]]:
+    """Per key of `keys`, (page order, spaces collapsed) of the first non-empty content of a
+    `<meta>` whose property or name it is: one walk of the page's `<meta>`s for all keys."""
+    found: dict[str, tuple[int, str]] = {}
+    for at, meta in enumerate(root.iter("meta")):
+        key = (meta.get("property") or meta.get("name") or "").lower()
+        if key in keys and key not in found:
             content = " ".join((meta.get("content") or "").split())
             if content:
-                return content
-    return None
+                found[key] = (at, content)
+                if len(found) == len(keys):
+                    break
+    return found
 
 
-def rule_title(table: PageTable, og: str | None, titled: frozenset[int] | None = None) -> tuple[str | None, int | None]:
-    """The heading rule's title and its block index (None when it comes from ``<title>``/``og:title``).
-
-    `titled`: the page's `titled_blocks`, where the caller has them.
-    """
-    head = table.page.title
-    refs = [w for w in (_words(head), _words(og)) if w]
+def rule_title(table: PageTable, sources: TitleSources) -> tuple[str | None, int | None]:
+    """The heading rule's title and its block index (None when it comes from ``<title>``/``og:title``)."""
+    head, og = table.page.title, sources.stated
+    refs = [w for w in (sources.words(head), sources.words(og)) if w]
+    blocks = table.blocks
     if not refs:  # nothing to agree with: the page's first h1 that is not a link is its headline
-        return next(((b.text, i) for i, b in enumerate(table.blocks)
-                     if b.tag == "h1" and b.anchor_weight * 2 <= b.weight and len(b.text) <= MAX_TITLE), (None, None))
+        return next(((text, i) for i, tag, text in sources.headings
+                     if tag == "h1" and blocks[i].anchor_weight * 2 <= blocks[i].weight and len(text) <= MAX_TITLE),
+                    (None, None))
     best, best_score = None, -1.0
-    titled = titled_blocks(table) if titled is None else titled
-    for i, b in enumerate(table.blocks):
-        if len(b.text) > MAX_TITLE:
+    for i, tag, text in sources.headings:
+        if len(text) > MAX_TITLE or (tag not in ("h1", "h2", "h3") and i not in sources.titled):
             continue
-        tag = b.tag
-        if tag not in ("h1", "h2", "h3") and i not in titled:
-            continue
-        score = max((_dice(_words(b.text), r) for r in refs), default=0.0)
+        words = sources.words(text)
+        score = max(_dice(words, r) for r in refs)
         score += H1_BONUS * (tag == "h1") - H3_MALUS * (tag == "h3")
         if score > best_score:
             best, best_score = i, score
     if best is not None and best_score >= MIN_SCORE:
-        return table.blocks[best].text, best
+        return blocks[best].text, best
     if og:
         return og, None
     parts = [p.strip() for p in _SEPARATORS.split(head) if p.strip()]
@@ -146,17 +188,19 @@ def _head_spans(head: str) -> list[tuple[str, int, int, int]]:
     return [(head[parts[i][0]:parts[j][1]].strip(), i, j, n) for i in range(n) for j in range(i, n)]
 
 
-def title_candidates(table: PageTable, signals: PageSignals,
-                     titled: frozenset[int] | None = None) -> dict[str, Candidate]:
+def title_candidates(table: PageTable, signals: PageSignals, sources: TitleSources) -> dict[str, Candidate]:
     """The page's distinct title texts (by their exact-match key), each with its sources."""
-    titled = titled_blocks(table) if titled is None else titled
     found: dict[str, Candidate] = {}
 
     def add(text: str, source: str, **where) -> None:
+        if "&" in text and ";" in text:  # escaped twice in the page ("SQL &amp;#x26; AI"): a reader sees "&"
+            text = html.unescape(text)
         text = " ".join(text.split())
         if not text or len(text) > MAX_TITLE:
             return
-        c = found.setdefault(_key(text), Candidate(text))
+        c = found.get(key := _key(text))
+        if c is None:
+            c = found[key] = Candidate(text)
         c.sources.add(source)
         if where.get("block") is not None and c.block is None:
             c.block = where["block"]
@@ -167,33 +211,60 @@ def title_candidates(table: PageTable, signals: PageSignals,
         add(text, "head" if i == 0 and j == n - 1 else "headpart", span=(i, j, n))
     for s in signals.titles:
         add(s.value, s.key if s.source == "meta" else "ld")
-    for i, b in enumerate(table.blocks):
-        if b.tag in ("h1", "h2", "h3", "h4"):
-            add(b.text, b.tag, block=i)
-        if i in titled:
-            add(b.text, "titley", block=i)
+    for i, tag, text in sources.headings:
+        if tag in _HEADING_TAGS:
+            add(text, tag, block=i)
+        if i in sources.titled:
+            add(text, "titley", block=i)
     return found
 
 
-def candidate_features(table: PageTable, root, signals: PageSignals, candidates: dict[str, Candidate],
-                       rule: str | None) -> np.ndarray:
-    """One row of `FEATURES` per candidate, in the order of `candidates`."""
+def _in_blocks(table: PageTable, keys: set[str]) -> set[str]:
+    """The keys of `keys` that some block's text has (`_key`).
+
+    A block's text has its spaces collapsed (but a ``<pre>``'s), so in ASCII its
+    key is its lower case, of its length: most blocks need no key made.  (Any
+    element whose tag starts with "pre" is read as a ``<pre>`` here, to be safe.)
+    """
+    found: set[str] = set()
+    lengths = {len(k) for k in keys}
+    for b in table.blocks:
+        text = b.text
+        if text.isascii() and len(text) not in lengths and not (b.path and b.path[-1][:3] == "pre"):
+            continue
+        if (k := _key(text)) in keys:
+            found.add(k)
+            if len(found) == len(keys):
+                break
+    return found
+
+
+def candidate_features(table: PageTable, signals: PageSignals, sources: TitleSources,
+                       candidates: dict[str, Candidate], rule: str | None) -> np.ndarray:
+    """One row of `FEATURES` per candidate, in the order of `candidates`.
+
+    Page-level features read the page's own statements without its URL (a date in
+    the URL does not count), as `benchmarks/title_model.py` trained them.
+    """
     blocks = table.blocks
-    og, og_type = _meta(root, "og:title"), (_meta(root, "og:type") or "").lower()
+    og, og_type = sources.og, sources.og_type
     ld = next((s.value for s in signals.titles if s.source == "json-ld"), None)
-    h1s = [b.text for b in blocks if b.tag == "h1"]
-    head_w, og_w, h1_w, ld_w = _words(table.page.title), _words(og), _words(h1s[0] if h1s else ""), _words(ld)
-    site_w = set().union(*(_words(s.value) for s in signals.site_names)) if signals.site_names else set()
+    h1s = sources.h1s
+    words = sources.words
+    head_w, og_w, h1_w, ld_w = words(table.page.title), words(og), words(h1s[0] if h1s else ""), words(ld)
+    site_w = frozenset().union(*(words(s.value) for s in signals.site_names))
     first_h1 = _key(h1s[0]) if h1s else None
     rule_key = _key(rule) if rule else None
-    block_keys = {_key(b.text) for b in blocks}
+    block_keys = {key for key, c in candidates.items() if c.block is not None}
+    block_keys |= _in_blocks(table, set(candidates) - block_keys)
     n_blocks = max(len(blocks), 1)
-    page = (float(og_type == "article"), float("product" in og_type), float(bool(signals.dates)),
+    page = (float(og_type == "article"), float("product" in og_type),
+            float(any(s.source != "url" for s in signals.dates)),
             float(bool(signals.authors)), float(min(len(h1s), 5)), float(og_type == "website"),
             math.log1p(len(blocks)))
     rows = []
     for key, c in candidates.items():
-        w = _words(c.text)
+        w = words(c.text)
         i, j, n = c.span or (-1, -9, 0)
         rows.append([float(s in c.sources) for s in SOURCES] + [
             len(c.sources & _AGREEING), _dice(w, head_w), _dice(w, og_w), _dice(w, h1_w), _dice(w, ld_w),
@@ -219,30 +290,32 @@ def title_model() -> LinearScorer | None:
                         float(spec["intercept"]))
 
 
-def choose_title(table: PageTable, root=None, *, model: LinearScorer | None = None) -> tuple[str | None, int | None]:
+def choose_title(table: PageTable, root=None, *, model: LinearScorer | None = None,
+                 signals: Callable[[], PageSignals] | None = None) -> tuple[str | None, int | None]:
     """The page's title and the index of its block (None when it comes from ``<title>`` or a meta tag).
 
     Args:
         table: the page's blocks (`page_table`).
         root: the parsed page, for its own titles; optional (without it, the rule alone).
         model: the candidate scorer; None: the shipped one (`title_model`).
+        signals: a function giving the page's `page_signals`, where the caller reads them
+            anyway (extract, for the page's date and author); None: read here.
 
     Returns:
         (title, block index); (None, None) for a page with no title anywhere.
     """
-    og = meta_title(root)
-    titled = titled_blocks(table)
-    rule, rule_at = rule_title(table, og, titled)
+    sources = TitleSources.read(table, root)
+    rule, rule_at = rule_title(table, sources)
     if root is None:
         return rule, rule_at
-    signals = page_signals(root)
+    page = signals() if signals is not None else page_signals(root)
     model = model or title_model()
-    if model is None or not signals.titles:
+    if model is None or not page.titles:
         return rule, rule_at
-    candidates = title_candidates(table, signals, titled)
+    candidates = title_candidates(table, page, sources)
     if not candidates:
         return rule, rule_at
-    X = candidate_features(table, root, signals, candidates, rule)
+    X = candidate_features(table, page, sources, candidates, rule)
     best = list(candidates.values())[int(np.argmax(model.decision(X)))]
     if rule is not None and _key(best.text) == _key(rule):
         return rule, rule_at

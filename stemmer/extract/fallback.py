@@ -347,7 +347,7 @@ class Fallback:
         return [i for i, b in enumerate(table.blocks) if b not in noise]
 
     def extract(self, page_id: str, url: str | None, site: str, root, similarity: float = 0.0, *,
-                noise=None, model=None, table=None, pattern: str | None = None) -> Extraction:
+                noise=None, model=None, table=None, pattern: str | None = None, signals=None) -> Extraction:
         """Title and main text of one parsed page by the classifier.
 
         The site's own model reads the page where it has one; where it keeps
@@ -362,6 +362,7 @@ class Fallback:
             model: the site's own model or its path (`SitePatterns.model`), or None.
             table: the page's `page_table(root)` where the caller walked the page already.
             pattern: the layout the classifier stands in for (one that matched but gave no main text).
+            signals: a function giving the page's `page_signals`, for its title (`choose_title`).
 
         Returns:
             An `Extraction` with method ``classifier`` (no blocks for a page without text).
@@ -371,12 +372,12 @@ class Fallback:
 
             table = page_table(root)
         clf = self.classifier_for(model)
-        title, blocks = self._read(clf, table, root, noise)
+        title, blocks = self._read(clf, table, root, noise, signals)
         if clf is not self.classifier and table.blocks and not any(b.role == "main" for b in blocks):
-            title, blocks = self._read(self.classifier, table, root, noise)
+            title, blocks = self._read(self.classifier, table, root, noise, signals)
         return Extraction(page_id, url, site, False, pattern, round(similarity, 4), title, blocks, "classifier")
 
-    def _read(self, clf, table, root, noise) -> tuple[str | None, tuple[ExtractedBlock, ...]]:
+    def _read(self, clf, table, root, noise, signals=None) -> tuple[str | None, tuple[ExtractedBlock, ...]]:
         """The page's title and its title and main blocks, as `clf` decides them."""
         from stemmer.classify.title import choose_title
 
@@ -384,7 +385,7 @@ class Fallback:
         if len(kept) < len(table.blocks):
             table = table.subset(kept)
         probs = clf.predict_proba(table)
-        title, title_at = choose_title(table, root)
+        title, title_at = choose_title(table, root, signals=signals)
         # A site model learned its site's regions from the patterns' labels; the region
         # rules are for a model that never saw the site (they cost the site models on
         # benchmarks/site_fallback.py, see docs/classifier.md).

@@ -13,7 +13,9 @@ Which value wins:
           disagrees with the shown one is a template's or a draft's.  A date
           shown above the headline (a kicker, a podcast's recording date) yields
           to a stated one.  Without a shown date, the most reliable stated one
-          (`page_signals`), the URL's last.
+          (`page_signals`), the URL's last.  The `<time>`s of a page that has
+          `TEASER_TIMES` different days in them are its teasers' dates, not its
+          own, and so is a shown date on one of those days.
   author  a person the page's JSON-LD, meta tags or microdata name, else the
           byline by the headline, else an organization named as author or a
           ``rel=author`` link.
@@ -31,6 +33,12 @@ from stemmer.metadata.visible import Visible, visible_metadata
 # Sources of author statements a visible byline by the headline outranks (besides an organization
 # named as author): author links anywhere on the page (comment authors, author boxes).
 _WEAK_AUTHOR = frozenset({"rel-author"})
+# A page whose `<time>` elements fall on this many different days lists teasers (a
+# listing, a news front, a list of threads): none of them is its own date.  mceb:
+# the 4 pages dated by their `<time>`s alone with 11 to 25 days have no gold date;
+# the one with 5 days has its first `<time>`'s.  A thread whose JSON-LD or meta
+# tags state its date keeps it (mceb's forum threads of 7 to 29 days).
+TEASER_TIMES = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,17 +68,22 @@ def page_metadata(root, url: str | None = None, title: str | None = None, *, lan
 
 
 def _date(signals: PageSignals, shown: Visible) -> tuple[str | None, str | None]:
+    teaser_days = {s.value[:10] for s in signals.dates if s.source == "time"}
+    if len(teaser_days) < TEASER_TIMES:
+        teaser_days = set()
     seen = shown.date or shown.updated
     if seen and not (shown.above and signals.date):
         # Both readings of a numeric date (02-12-2025): the one a statement confirms.
         readings = {seen[:10], (parse_date(shown.date_text, day_first=False) or "")[:10],
                     (parse_date(shown.date_text, day_first=True) or "")[:10]} - {""}
-        for s in signals.dates + signals.modified:
-            if s.value[:10] in readings:
-                return s.value, s.source
-        return seen, "visible"
-    if signals.date:
-        return signals.date.value, signals.date.source
+        if not readings & teaser_days:  # else the date one of the teasers shows
+            for s in signals.dates + signals.modified:
+                if s.value[:10] in readings:
+                    return s.value, s.source
+            return seen, "visible"
+    stated = next((s for s in signals.dates if not (teaser_days and s.source == "time")), None)
+    if stated:
+        return stated.value, stated.source
     return None, None
 
 

@@ -65,3 +65,58 @@ def test_a_model_file_of_other_features_is_refused(tmp_path, monkeypatch):
             title_model()
     finally:
         title_model.cache_clear()
+
+
+def test_extract_reads_the_pages_statements_once_for_title_date_and_author(monkeypatch):
+    import stemmer
+    from stemmer import api
+
+    def not_here(*a, **kw):
+        raise AssertionError("the title step read the page's statements again")
+
+    calls = []
+    read = api.page_signals
+    monkeypatch.setattr(title_module, "page_signals", not_here)
+    monkeypatch.setattr(api, "page_signals", lambda *a, **kw: calls.append(1) or read(*a, **kw))
+    got = stemmer.extract_html(ARTICLE, "https://news.example/2024/03/05/storm")
+    assert (got.title, got.date) == ("Storm hits coast", "2024-03-05")
+    assert len(calls) == 1
+
+
+def test_a_date_in_the_url_is_not_a_page_feature():
+    # The model was trained on pages read without their URL: a date in the URL must not change its features.
+    from stemmer.metadata import page_signals
+
+    root = parse_html(ARTICLE.replace("<meta property='article:published_time' content='2024-03-05'>", ""))
+    table = page_table(root)
+    sources = title_module.TitleSources.read(table, root)
+    rule = title_module.rule_title(table, sources)[0]
+    rows = []
+    for url in (None, "https://news.example/2024/03/05/storm"):
+        signals = page_signals(root, url)
+        cands = title_module.title_candidates(table, signals, sources)
+        rows.append(title_module.candidate_features(table, signals, sources, cands, rule))
+    assert rows[0][:, FEATURES.index("p_has_date")].max() == 0
+    assert np.array_equal(rows[0], rows[1])
+
+
+def test_a_title_that_a_code_block_holds_with_its_spacing_is_in_a_block():
+    root = parse_html("<html><head><title>Storm  hits coast | Daily News</title>"
+                      "<meta property='og:title' content='Storm hits coast'></head><body>"
+                      "<pre>  Storm   hits coast</pre><pre>Weather</pre><p>text of the page</p></body></html>")
+    table = page_table(root)
+    assert title_module._in_blocks(table, {"storm hits coast", "daily news", "weather"}) == {
+        "storm hits coast", "weather"}
+
+
+def test_a_heading_escaped_twice_is_a_candidate_as_a_reader_sees_it():
+    from stemmer.metadata import page_signals
+
+    root = parse_html("<html><head><title>12 Tools for 2026 | Python, SQL &amp; AI | Splunk</title>"
+                      "<meta property='og:title' content='12 Tools for 2026 | Python, SQL &amp; AI | Splunk'>"
+                      "</head><body><h1>12 Tools for 2026 | Python, SQL &amp;#x26; AI</h1><p>text</p></body></html>")
+    table = page_table(root)
+    cands = title_module.title_candidates(table, page_signals(root), title_module.TitleSources.read(table, root))
+    part = cands["12 tools for 2026 | python, sql & ai"]
+    assert part.sources == {"headpart", "h1"} and part.block == 0
+    assert not any("&#" in c.text for c in cands.values())

@@ -39,6 +39,18 @@ def test_without_any_shown_date_the_most_reliable_statement_and_then_the_url():
     assert page_metadata(page("<h1>A</h1>")).date is None
 
 
+def test_the_times_of_a_listings_teasers_are_not_its_date():
+    teasers = "".join(f"<li><a href='/p{d}'>Post {d}</a> <time datetime='2025-03-{d:02d}'>x</time></li>"
+                      for d in range(1, 7))
+    listing = page(f"<h1>Latest</h1><ul>{teasers}</ul>")
+    assert page_metadata(listing).date is None
+    assert page_metadata(listing, "https://x.org/2022/03/04/latest").date_from == "url"
+    shown = page(f"<h1>Latest</h1><p>March 1, 2025</p><ul>{teasers}</ul>")  # the first teaser's date, shown
+    assert page_metadata(shown).date is None
+    one = page("<h1>A</h1><p>text</p><time datetime='2025-03-01'>x</time>")
+    assert page_metadata(one).date == "2025-03-01"
+
+
 def test_a_person_stated_as_author_beats_the_byline_and_the_byline_beats_an_organization():
     body = '<h1>A</h1><p class="byline">By Jane Doe</p>'
     person = page_metadata(page(body, ld={"@type": "Article", "author": {"@type": "Person", "name": "J. Doe"}}))
