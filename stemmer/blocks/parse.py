@@ -34,7 +34,8 @@ def parse_html(html: str | bytes, *, name: str | None = None):
     Text is parsed as UTF-8 bytes so that an XML encoding declaration inside
     the text cannot conflict with it. Elements nested deeper than `MAX_DEPTH`
     become siblings, with a warning naming the page (`name`). A title never
-    closed is closed at its first tag, and `<noscript>` is read where only it
+    closed is closed at its first tag, a button that swallowed the page is opened,
+    and `<noscript>` is read where only it
     holds the page's text, so that such pages do not come out empty.
     """
     data = html.encode("utf-8", "surrogatepass") if isinstance(html, str) else html
@@ -45,6 +46,7 @@ def parse_html(html: str | bytes, *, name: str | None = None):
         return None
     if root.find("body") is None and (repaired := _close_runaway_title(root, data)) is not None:
         root = repaired
+    _open_swallowing_buttons(root)
     if _nests_too_deep(root):
         for el in root.xpath(_DEEP):
             _flatten(el)
@@ -76,6 +78,23 @@ def _close_runaway_title(root, data: bytes):
     if end < 0:
         return None
     return _parse(data[:end] + b"</title>" + data[end:])
+
+
+# What a button never holds: a button that holds one swallowed the page when the parser lost its end tag.
+_LANDMARKS = ("main", "article", "section", "header", "footer", "nav", "aside")
+
+
+def _open_swallowing_buttons(root) -> None:
+    """Read as a plain ``div`` a `<button>` that holds the page's landmarks.
+
+    libxml2 ignores ``</button>`` while an element opened inside the button is
+    still open (``<button><div></button>``), so the rest of the page lands in the
+    button, which the walkers skip as a control, and the page came out empty.
+    A browser closes the button there (mceb 0044, wcxb dev-4708 and test-5613).
+    """
+    for button in list(root.iter("button")):
+        if next(button.iter(*_LANDMARKS), None) is not None:
+            button.tag = "div"
 
 
 def _show_noscript(root) -> None:

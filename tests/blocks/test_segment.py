@@ -296,3 +296,11 @@ def test_stylesheet_rules_are_read_as_the_plain_scan_reads_them():
         css = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
         fast = parse._hidden_pop_ups(parse._CSS_COMMENT.sub("", css)) if parse._may_hide_pop_up(css) else None
         assert fast == _stylesheet_reference(css), css
+
+
+def test_a_button_left_open_by_the_parser_does_not_swallow_the_page():
+    """libxml2 ignores ``</button>`` while a ``<div>`` opened inside it is open: the page lands in the button."""
+    html = ('<html><body><header><button class="menu"><svg></svg><div></button><a href="/">Home</a></header>'
+            '<main><h1>The story</h1><p>The article that a browser shows below the menu button.</p></main>'
+            '<footer><button>Accept</button></footer></body></html>')
+    assert texts(html) == ["Home", "The story", "The article that a browser shows below the menu button."]
