@@ -313,8 +313,9 @@ class Featurizer:
         self.groups = tuple(g for g in GROUPS if g in groups and (g != "embed" or embedder is not None))
         self.embedder = embedder
         self._tag_index = {t: i for i, t in enumerate(vocab.tags)}
-        self._attr_index = {w: i for i, w in enumerate(vocab.attrs)}
-        self._attr_columns: dict[tuple[str, ...], tuple[int, ...]] = {}  # class and id words -> their columns
+        self._attr_index = {w: len(vocab.tags) + i for i, w in enumerate(vocab.attrs)}
+        # an element's (tag, class and id words) -> its columns: its tag's, then its words' after the tags'
+        self._element_columns: dict[tuple[str, tuple[str, ...]], tuple[int, ...]] = {}
         self.names = feature_names(vocab, self.groups, embedder.dim if embedder is not None else 0)
 
     @property
@@ -328,28 +329,32 @@ class Featurizer:
         if n == 0:
             return np.zeros((0, self.n_features), dtype=np.float32)
         stats = _Stats(table)
-        parts = []
+        X = np.empty((n, self.n_features), dtype=np.float32)
+        at = 0
         for g in self.groups:
             if g == "pos":
-                parts.append(self._pos(stats))
+                parts = [self._pos(stats)]
             elif g == "tags":
-                parts.append(self._tags(table, stats))
+                parts = self._tags(table, stats)
             elif g == "attrs":
-                parts.append(self._attrs(table, stats))
+                parts = self._attrs(table, stats)
             elif g == "marks":
-                parts.append(stats.marks(table.content, table.ancestors))
+                parts = [stats.marks(table.content, table.ancestors)]
             elif g == "roles":
-                parts.append(stats.roles(table))
+                parts = [stats.roles(table)]
             elif g == "ratios":
-                parts.append(stats.ratios())
+                parts = [stats.ratios()]
             elif g == "text":
-                parts.append(stats.text(table.page.title))
+                parts = [stats.text(table.page.title)]
             elif g == "neigh":
-                parts.append(stats.neighbours())
-            elif g == "embed":
-                parts.append(np.asarray(self.embedder.encode([b.text[:MAX_TEXT] for b in blocks]),
-                                        dtype=np.float32).reshape(n, -1))
-        return np.hstack(parts).astype(np.float32, copy=False)
+                parts = [stats.neighbours()]
+            else:  # embed
+                parts = [np.asarray(self.embedder.encode([b.text[:MAX_TEXT] for b in blocks]),
+                                    dtype=np.float32).reshape(n, -1)]
+            for part in parts:  # each cast to float32 where it lands, as one stacked matrix would be
+                X[:, at:at + part.shape[1]] = part
+                at += part.shape[1]
+        return X
 
     def _pos(self, stats: _Stats) -> np.ndarray:
         n = stats.n
@@ -363,31 +368,39 @@ class Featurizer:
         pe[:, 1::2] = np.cos(pos[:, None] * freqs)
         return np.column_stack([pos, cum, pos * pos, pe])
 
-    def _tags(self, table: PageTable, stats: _Stats) -> np.ndarray:
-        index = self._tag_index
-        columns = [(c,) if (c := index.get(tag)) is not None else () for tag, _ in table.elements]
-        counts, own = stats.per_block(columns, len(self.vocab.tags))
-        depth = np.log1p(stats.depth.astype(np.float64))
-        return np.hstack([counts, own, depth[:, None]])
+    def _tags(self, table: PageTable, stats: _Stats) -> list[np.ndarray]:
+        counts, own = self._per_block(table, stats)
+        k = len(self.vocab.tags)
+        return [counts[:, :k], own[:, :k], np.log1p(stats.depth.astype(np.float64))[:, None]]
 
-    def _attrs(self, table: PageTable, stats: _Stats) -> np.ndarray:
-        known = self._attr_columns
-        if len(known) > 100_000:
-            known.clear()
-        columns = []
-        for _, words in table.elements:
-            c = known.get(words)
-            if c is None:
-                c = known[words] = tuple({i for w in words if (i := self._attr_index.get(w)) is not None})
-            columns.append(c)
-        counts, own = stats.per_block(columns, len(self.vocab.attrs))
-        return np.hstack([np.minimum(counts, 1.0), own])
+    def _attrs(self, table: PageTable, stats: _Stats) -> list[np.ndarray]:
+        counts, own = self._per_block(table, stats)
+        k = len(self.vocab.tags)
+        return [np.minimum(counts[:, k:], 1.0), own[:, k:]]
+
+    def _per_block(self, table: PageTable, stats: _Stats) -> tuple[np.ndarray, np.ndarray]:
+        """`_Stats.per_block` of the tag columns and then the class-word columns, once per page."""
+        if stats.vocab_columns is None:
+            known = self._element_columns
+            if len(known) > 100_000:
+                known.clear()
+            columns = []
+            for element in table.elements:
+                c = known.get(element)
+                if c is None:
+                    tag, words = element
+                    c = known[element] = (((t,) if (t := self._tag_index.get(tag)) is not None else ())
+                                          + tuple({i for w in words if (i := self._attr_index.get(w)) is not None}))
+                columns.append(c)
+            stats.vocab_columns = stats.per_block(columns, len(self.vocab.tags) + len(self.vocab.attrs))
+        return stats.vocab_columns
 
 
 class _Stats:
     """Per-page sums over elements, shared by the ratio, text and neighbour features."""
 
     def __init__(self, table: PageTable) -> None:
+        self.vocab_columns = None  # `Featurizer._per_block`'s, shared by the tag and class-word groups
         self.blocks = blocks = table.blocks
         self.n = n = len(blocks)
         weights, anchors = [b.weight for b in blocks], [b.anchor_weight for b in blocks]
@@ -428,15 +441,17 @@ class _Stats:
         main = -1
         total_good = self.page_sums[5]
         if total_good > 0:
+            # Only elements that keep enough good text can be stepped into, and where one of an
+            # element's children does, the child of the most good text is one of them.
+            keep = MAIN_KEEP * total_good
+            able = np.flatnonzero(~(sums[:n_el, 5] < keep))
+            best_child: dict[int, int] = {}  # per element, its able child of the most good text (the first)
+            for e, p in zip(able.tolist(), parent[able].tolist()):
+                if p not in best_child or sums[e, 5] > sums[best_child[p], 5]:
+                    best_child[p] = e
             node = -1
-            while True:
-                kids = np.flatnonzero(parent == node)
-                if not len(kids):
-                    break
-                best = int(kids[np.argmax(sums[kids, 5])])  # the first of the most
-                if sums[best, 5] < MAIN_KEEP * total_good:
-                    break
-                node = best
+            while node in best_child:
+                node = best_child[node]
             main = node
         self.main = main
         # Containers: per block, the nearest LEVELS enclosing elements that hold more blocks.
