@@ -607,27 +607,47 @@ def walk(root, bint with_links, bint skip_hidden, recorder=None):
             w.end(node, True)
 
 
-def nests_deeper(root, int limit):
-    """Whether an element lies `limit` or more levels of elements below `root`.
+def parse_checks(root, int limit):
+    """What `stemmer.blocks.parse.parse_html` looks for after parsing, in one walk of the elements.
 
-    What ``root.xpath("*/" * limit)`` finds non-empty, in a plain walk of the
-    element nodes (the XPath cost a quarter of a page's parse).
+    Returns:
+        (whether an element lies `limit` or more levels of elements below `root`, the
+        `<style>` elements at or below it, the `<noscript>` elements in its `<body>`):
+        what ``bool(root.xpath("*/" * limit))``, ``list(root.iter("style"))`` and
+        ``list(root.find("body").iter("noscript"))`` (none without a body) find, in
+        document order; the lists are None where the first is True (the walk stops there).
     """
     cdef xmlNode* top = (<cetree._Element?>root)._c_node
+    cdef cetree._Document doc = (<cetree._Element>root)._doc
     cdef xmlNode* node = top
     cdef xmlNode* child
+    cdef xmlNode* body = _next_element(top.children)
     cdef int depth = 0
+    cdef bint in_body = False
+    cdef list styles = [], noscripts = []
+    while body is not NULL and not (body.ns is NULL and strcmp(<const char*>body.name, "body") == 0):
+        body = _next_element(body.next)
     while True:
+        # `node` starts
+        if node is body:
+            in_body = True
+        if node.ns is NULL:
+            if strcmp(<const char*>node.name, "style") == 0:
+                styles.append(cetree.elementFactory(doc, node))
+            elif in_body and strcmp(<const char*>node.name, "noscript") == 0:
+                noscripts.append(cetree.elementFactory(doc, node))
         child = _next_element(node.children)
         if child is not NULL:
             depth += 1
             if depth >= limit:
-                return True
+                return True, None, None
             node = child
             continue
         while True:  # `node` is done: its next element sibling, or up
+            if node is body:
+                in_body = False
             if node is top:
-                return False
+                return False, styles, noscripts
             child = _next_element(node.next)
             if child is not NULL:
                 node = child
