@@ -393,8 +393,9 @@ class Featurizer:
                 c = known.get(element)
                 if c is None:
                     tag, words = element
-                    c = known[element] = (((t,) if (t := self._tag_index.get(tag)) is not None else ())
-                                          + tuple({i for w in words if (i := self._attr_index.get(w)) is not None}))
+                    tag_column = self._tag_index.get(tag)
+                    word_columns = {i for w in words if (i := self._attr_index.get(w)) is not None}
+                    c = known[element] = ((tag_column,) if tag_column is not None else ()) + tuple(word_columns)
                 columns.append(c)
             stats.vocab_columns = stats.per_block(columns, len(self.vocab.tags) + len(self.vocab.attrs))
         return stats.vocab_columns
@@ -416,7 +417,8 @@ class _Stats:
         else:
             weights, anchors = [b.weight for b in blocks], [b.anchor_weight for b in blocks]
             ends = [b.text.rstrip().endswith(_END_PUNCT) for b in blocks]
-            good = [w if (a * 3 <= w and (e or w >= PROSE_LETTERS)) else 0.0 for w, a, e in zip(weights, anchors, ends)]
+            good = [w if (a * 3 <= w and (e or w >= PROSE_LETTERS)) else 0.0
+                    for w, a, e in zip(weights, anchors, ends)]
             self.weight, self.anchor, self.ends, self.good = (
                 np.array(v, dtype=np.float64) for v in (weights, anchors, ends, good))
         self.links = np.array(table.links, dtype=np.float64)

@@ -131,7 +131,8 @@ def test_compiled_element_arrays_give_the_features_of_the_numpy_ones_to_the_bit(
         pytest.skip("the compiled walker is not in use")
     tables, _, _ = labelled
     odd = [html('<div class="entry-content"><p>One sentence here.  </p><p>' + "long " * 30 + '</p>'
-                '<ul><li><a href="/a">a link</a> and text</li></ul></div><div id="comments"><p>Hi!\u3000</p></div>'),
+                '<ul><li><a href="/a">a link</a> and text</li></ul></div>'
+                '<div id="comments"><p>Hi!\u3000</p></div>'),
            html("<p>\u201cquoted.\u201d</p><p>end\u2026\n</p><pre>x = 1\n</pre>"),
            "<p>loose text)</p> and a tail"]
     tables = tables + [page_table(parse_html(page)) for page in odd]
