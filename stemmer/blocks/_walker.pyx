@@ -7,7 +7,7 @@ rules (`stemmer.blocks.block`), so it cuts the same blocks byte for byte,
 without an lxml proxy object per element.  Built where the install has a C
 compiler (setup.py); `stemmer.blocks.segment` falls back to the Python walker.
 """
-from cpython.unicode cimport Py_UNICODE_ISALNUM, PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
+from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE, PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcpy, strcmp, strlen
 
@@ -17,6 +17,8 @@ cimport lxml.includes.etreepublic as cetree
 
 from stemmer.blocks.block import (BLOCK_TAGS, CHOP_TAGS, CJK_WEIGHT, SKIP_TAGS, Block, block_text, encode, is_hidden,
                                   is_permalink, is_screen_reader_only, may_be_permalink)
+
+import numpy as np
 
 cetree.import_lxml__etree()
 
@@ -607,27 +609,47 @@ def walk(root, bint with_links, bint skip_hidden, recorder=None):
             w.end(node, True)
 
 
-def nests_deeper(root, int limit):
-    """Whether an element lies `limit` or more levels of elements below `root`.
+def parse_checks(root, int limit):
+    """What `stemmer.blocks.parse.parse_html` looks for after parsing, in one walk of the elements.
 
-    What ``root.xpath("*/" * limit)`` finds non-empty, in a plain walk of the
-    element nodes (the XPath cost a quarter of a page's parse).
+    Returns:
+        (whether an element lies `limit` or more levels of elements below `root`, the
+        `<style>` elements at or below it, the `<noscript>` elements in its `<body>`):
+        what ``bool(root.xpath("*/" * limit))``, ``list(root.iter("style"))`` and
+        ``list(root.find("body").iter("noscript"))`` (none without a body) find, in
+        document order; the lists are None where the first is True (the walk stops there).
     """
     cdef xmlNode* top = (<cetree._Element?>root)._c_node
+    cdef cetree._Document doc = (<cetree._Element>root)._doc
     cdef xmlNode* node = top
     cdef xmlNode* child
+    cdef xmlNode* body = _next_element(top.children)
     cdef int depth = 0
+    cdef bint in_body = False
+    cdef list styles = [], noscripts = []
+    while body is not NULL and not (body.ns is NULL and strcmp(<const char*>body.name, "body") == 0):
+        body = _next_element(body.next)
     while True:
+        # `node` starts
+        if node is body:
+            in_body = True
+        if node.ns is NULL:
+            if strcmp(<const char*>node.name, "style") == 0:
+                styles.append(cetree.elementFactory(doc, node))
+            elif in_body and strcmp(<const char*>node.name, "noscript") == 0:
+                noscripts.append(cetree.elementFactory(doc, node))
         child = _next_element(node.children)
         if child is not NULL:
             depth += 1
             if depth >= limit:
-                return True
+                return True, None, None
             node = child
             continue
         while True:  # `node` is done: its next element sibling, or up
+            if node is body:
+                in_body = False
             if node is top:
-                return False
+                return False, styles, noscripts
             child = _next_element(node.next)
             if child is not NULL:
                 node = child
@@ -673,3 +695,108 @@ def statement_elements(root):
                 node = child
                 break
             node = node.parent
+
+
+# --- the page table's arrays for the classifier's features (`stemmer.classify.features._Stats`) ---------------
+
+def element_arrays(list ancestors, Py_ssize_t n_elements, const double[:, ::1] per_block):
+    """Each block's enclosing elements as flat arrays, and the per-element sums of `per_block`'s rows.
+
+    Args:
+        ancestors: per block, the ids of its enclosing elements, outermost first (`PageTable.ancestors`).
+        n_elements: how many elements the page has.
+        per_block: one row of numbers per block, to be summed over the blocks inside each element.
+
+    Returns:
+        (depth: per block, its number of enclosing elements; chain and rows: block `rows[j]` lies in
+        element `chain[j]`, in the order of `ancestors`; inner: per block its innermost element,
+        `n_elements` where it has none; sums: per element the sum of the rows of the blocks in it,
+        and in a last row the sum over the blocks in no element), what the numpy of `_Stats` gives:
+        the numbers summed are whole, so any order adds them exactly.
+    """
+    cdef Py_ssize_t n = len(ancestors), m = 0, r, j, k, c, e, width = per_block.shape[1]
+    cdef tuple anc
+    for r in range(n):
+        m += len(<tuple>ancestors[r])
+    depth_a = np.empty(n, dtype=np.int64)
+    chain_a = np.empty(m, dtype=np.int64)
+    rows_a = np.empty(m, dtype=np.int64)
+    inner_a = np.empty(n, dtype=np.int64)
+    sums_a = np.zeros((n_elements + 1, width), dtype=np.float64)
+    cdef long long[::1] depth = depth_a, chain = chain_a, rows = rows_a, inner = inner_a
+    cdef double[:, ::1] sums = sums_a
+    j = 0
+    for r in range(n):
+        anc = <tuple>ancestors[r]
+        k = len(anc)
+        depth[r] = k
+        if k == 0:
+            inner[r] = n_elements
+            for c in range(width):
+                sums[n_elements, c] += per_block[r, c]
+            continue
+        for e in range(k):
+            chain[j + e] = <long long>(<object>anc[e])
+            rows[j + e] = r
+        j += k
+        inner[r] = chain[j - 1]
+    for j in range(m):
+        e = chain[j]
+        if e < 0 or e >= n_elements:
+            raise IndexError(f"element {e} of a block is not one of the page's {n_elements}")
+        r = rows[j]
+        for c in range(width):
+            sums[e, c] += per_block[r, c]
+    return depth_a, chain_a, rows_a, inner_a, sums_a
+
+
+def column_counts(list columns, const long long[::1] chain, const long long[::1] rows,
+                  const long long[::1] inner, Py_ssize_t n_blocks, Py_ssize_t k):
+    """Per block, how many of its enclosing elements have each of `k` columns, and which its innermost has.
+
+    `columns`: per element, a tuple of its columns (ints below `k`); `chain`, `rows` and `inner`
+    as `element_arrays` gives them.  Returns two float32 arrays (blocks, k), as `_Stats.per_block`.
+    """
+    cdef Py_ssize_t j, r, e, i, c, n_el = len(columns)
+    cdef tuple cols
+    counts_a = np.zeros((n_blocks, k), dtype=np.float32)
+    own_a = np.zeros((n_blocks, k), dtype=np.float32)
+    cdef float[:, ::1] counts = counts_a, own = own_a
+    for j in range(chain.shape[0]):
+        cols = <tuple>columns[chain[j]]
+        r = rows[j]
+        for i in range(len(cols)):
+            c = <object>cols[i]
+            if c < 0 or c >= k:
+                raise IndexError(f"column {c} is not one of {k}")
+            counts[r, c] += 1
+    for r in range(n_blocks):
+        e = inner[r]
+        if e < n_el:
+            cols = <tuple>columns[e]
+            for i in range(len(cols)):
+                own[r, <Py_ssize_t>(<object>cols[i])] = 1
+    return counts_a, own_a
+
+
+def block_columns(tuple blocks, str end_marks, double prose_letters):
+    """Per block its weight, anchor weight, whether its text ends with one of `end_marks` once
+    trailing space is stripped, and its "good" letters (its weight where at most a third is link
+    text and it ends so or weighs `prose_letters` or more, else 0): four float64 arrays, as
+    `stemmer.classify.features._Stats` computes them in Python."""
+    cdef Py_ssize_t n = len(blocks), r, i
+    cdef str text
+    cdef long w, a
+    cdef bint ends
+    weight_a, anchor_a, ends_a, good_a = (np.empty(n, dtype=np.float64) for _ in range(4))
+    cdef double[::1] weight = weight_a, anchor = anchor_a, end = ends_a, good = good_a
+    for r in range(n):
+        b = blocks[r]
+        w, a, text = b.weight, b.anchor_weight, b.text
+        i = len(text) - 1
+        while i >= 0 and Py_UNICODE_ISSPACE(text[i]):
+            i -= 1
+        ends = i >= 0 and text[i] in end_marks
+        weight[r], anchor[r], end[r] = w, a, ends
+        good[r] = w if (a * 3 <= w and (ends or w >= prose_letters)) else 0.0
+    return weight_a, anchor_a, ends_a, good_a

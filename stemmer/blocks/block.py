@@ -34,6 +34,8 @@ CJK_WEIGHT = 3
 
 def sig(text: str) -> str:
     """The letters of `text` (alphanumerics and CJK), lower-cased, without punctuation or space."""
+    if text.isascii():  # by bytes: a regex replaces each run of spaces and punctuation one by one
+        return text.encode("ascii").translate(None, _ASCII_NOT_LETTERS).lower().decode("ascii")
     return _NOT_LETTER.sub("", text).lower()
 
 

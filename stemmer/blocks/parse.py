@@ -47,12 +47,14 @@ def parse_html(html: str | bytes, *, name: str | None = None):
     if root.find("body") is None and (repaired := _close_runaway_title(root, data)) is not None:
         root = repaired
     _open_swallowing_buttons(root)
-    if _nests_too_deep(root):
+    too_deep, styles, noscripts = _checks(root)
+    if too_deep:
         for el in root.xpath(_DEEP):
             _flatten(el)
         log.warning("%s: elements nested deeper than %d made siblings", name or "a page", MAX_DEPTH)
-    _show_noscript(root)
-    _hide_by_stylesheet(root)
+        styles, noscripts = _styles_and_noscripts(root)
+    _show_noscript(root, noscripts)
+    _hide_by_stylesheet(root, styles)
     return root
 
 
@@ -97,7 +99,23 @@ def _open_swallowing_buttons(root) -> None:
             button.tag = "div"
 
 
-def _show_noscript(root) -> None:
+def _checks(root) -> tuple[bool, list | None, list | None]:
+    """Whether an element lies `MAX_DEPTH` levels below the root, the `<style>` elements and the
+    `<noscript>` elements of the body (None, None where the first is True): in one walk in C with the
+    compiled walker (the XPath alone costs a quarter of a parse)."""
+    if _walkers.WALKER == "compiled":
+        return _walkers.parse_checks(root, MAX_DEPTH)
+    if root.xpath(_DEEP):
+        return True, None, None
+    return False, *_styles_and_noscripts(root)
+
+
+def _styles_and_noscripts(root) -> tuple[list, list]:
+    body = root.find("body")
+    return list(root.iter("style")), list(body.iter("noscript")) if body is not None else []
+
+
+def _show_noscript(root, boxes: list) -> None:
     """Read the body's `<noscript>` elements as plain elements where they hold the page's text.
 
     Scripts fill some pages in a browser, and the server puts the text a crawler
@@ -105,10 +123,6 @@ def _show_noscript(root) -> None:
     Where the noscript elements hold `NOSCRIPT_LETTERS` letters or more, and more
     than the blocks outside them, they become ``div`` elements.
     """
-    body = root.find("body")
-    if body is None:
-        return
-    boxes = list(body.iter("noscript"))
     if not boxes:
         return
     inside = sum(letters(" ".join(box.itertext())) for box in boxes)
@@ -143,7 +157,7 @@ _POP_UP_NAME = re.compile(rf"[.#][\w-]*(?:{_POP_UP_WORDS})", re.IGNORECASE)
 _POP_UP_NAME_LOWER = re.compile(rf"[.#][\w-]*(?:{_POP_UP_WORDS})")
 
 
-def _hide_by_stylesheet(root) -> None:
+def _hide_by_stylesheet(root, styles: list) -> None:
     """Mark ``hidden`` the elements the page's own ``<style>`` hides by a class or id selector alone.
 
     A login or cookie dialog, a newsletter pop-up or a legal notice is often in
@@ -154,7 +168,7 @@ def _hide_by_stylesheet(root) -> None:
     (``.modal.open {display: block}``, a ``@media`` rule) is left alone.  The walkers then skip these elements as they skip inline
     ``display:none`` (`stemmer.blocks.block.is_hidden`).
     """
-    css = [s.text for s in root.iter("style") if s.text]
+    css = [s.text for s in styles if s.text]
     if not any(_may_hide_pop_up(text) for text in css):  # a quick look on most pages
         return
     hidden = _hidden_pop_ups(_CSS_COMMENT.sub("", "\n".join(css)))
@@ -230,13 +244,6 @@ def _hidden_pop_ups(css: str) -> set[str]:
     if hidden:
         hidden -= {a + b for k in rules(hides=False) for a, b in _NAMED.findall(selector(k))}
     return hidden
-
-
-def _nests_too_deep(root) -> bool:
-    """Whether an element lies `MAX_DEPTH` levels below the root: in C with the compiled walker (the XPath costs a quarter of a parse)."""
-    if _walkers.WALKER == "compiled":
-        return _walkers.nests_deeper(root, MAX_DEPTH)
-    return bool(root.xpath(_DEEP))
 
 
 def _flatten(el) -> None:

@@ -8,6 +8,12 @@ same counts by the same character classes (Python's ``\\w``, ``\\d``,
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, Py_UNICODE_ISUPPER
 from libc.math cimport log, log1p
 
+cdef extern from "Python.h":
+    # a character of a str by its storage kind and data: no call, no check (`str[i]` makes both)
+    int PyUnicode_KIND(object text)
+    const void* PyUnicode_DATA(object text)
+    Py_UCS4 PyUnicode_READ(int kind, const void* data, Py_ssize_t i) nogil
+
 import numpy as np
 
 cdef str _PUNCT = ".,;:!?，。；：！？、"
@@ -26,17 +32,20 @@ cdef bint _collapses_to(str text, str sig):
     cdef Py_ssize_t i = 0, k = 0, n = len(text), m = len(sig)
     cdef bint gap = False
     cdef Py_UCS4 c
+    cdef int kind = PyUnicode_KIND(text), sig_kind = PyUnicode_KIND(sig)
+    cdef const void* data = PyUnicode_DATA(text)
+    cdef const void* sig_data = PyUnicode_DATA(sig)
     for i in range(n):
-        c = text[i]
+        c = PyUnicode_READ(kind, data, i)
         if Py_UNICODE_ISSPACE(c):
             gap = k > 0
             continue
         if gap:
-            if k >= m or sig[k] != 32:
+            if k >= m or PyUnicode_READ(sig_kind, sig_data, k) != 32:
                 return False
             k += 1
             gap = False
-        if k >= m or sig[k] != c:
+        if k >= m or PyUnicode_READ(sig_kind, sig_data, k) != c:
             return False
         k += 1
     return k == m
@@ -51,15 +60,18 @@ cdef bint _has_year(str text):
     """``re.search(r"\\b(19|20)\\d\\d\\b", text)``."""
     cdef Py_ssize_t i, n = len(text)
     cdef Py_UCS4 a, b
+    cdef int kind = PyUnicode_KIND(text)
+    cdef const void* data = PyUnicode_DATA(text)
     for i in range(n - 3):
-        a, b = text[i], text[i + 1]
+        a, b = PyUnicode_READ(kind, data, i), PyUnicode_READ(kind, data, i + 1)
         if not ((a == 49 and b == 57) or (a == 50 and b == 48)):  # "19", "20"
             continue
-        if i > 0 and _word(text[i - 1]):
+        if i > 0 and _word(PyUnicode_READ(kind, data, i - 1)):
             continue
-        if not (Py_UNICODE_ISDECIMAL(text[i + 2]) and Py_UNICODE_ISDECIMAL(text[i + 3])):
+        if not (Py_UNICODE_ISDECIMAL(PyUnicode_READ(kind, data, i + 2))
+                and Py_UNICODE_ISDECIMAL(PyUnicode_READ(kind, data, i + 3))):
             continue
-        if i + 4 < n and _word(text[i + 4]):
+        if i + 4 < n and _word(PyUnicode_READ(kind, data, i + 4)):
             continue
         return True
     return False
@@ -75,6 +87,8 @@ def text_stats(list texts, list weights, list dups, Py_ssize_t max_text, frozens
     cdef Py_UCS4 c
     cdef bint in_word, in_token, copyright
     cdef set words
+    cdef int kind
+    cdef const void* data
     rows = np.zeros((n_blocks, 16), dtype=np.float64)
     out = rows
     for r in range(n_blocks):
@@ -86,8 +100,9 @@ def text_stats(list texts, list weights, list dups, Py_ssize_t max_text, frozens
         punct = digits = caps = tokens = cjk = bars = 0
         copyright = False
         in_token = False
+        kind, data = PyUnicode_KIND(text), PyUnicode_DATA(text)
         for i in range(n):
-            c = text[i]
+            c = PyUnicode_READ(kind, data, i)
             if Py_UNICODE_ISSPACE(c):
                 in_token = False
                 continue
@@ -120,8 +135,9 @@ def text_stats(list texts, list weights, list dups, Py_ssize_t max_text, frozens
         in_word = False
         start = 0
         n_low = len(low)
+        kind, data = PyUnicode_KIND(low), PyUnicode_DATA(low)
         for i in range(n_low + 1):
-            if i < n_low and _word(low[i]):
+            if i < n_low and _word(PyUnicode_READ(kind, data, i)):
                 if not in_word:
                     in_word, start = True, i
                 continue
@@ -137,7 +153,8 @@ def text_stats(list texts, list weights, list dups, Py_ssize_t max_text, frozens
         if not copyright:
             copyright = "copyright" in low
         i = n - 1
-        while i >= 0 and Py_UNICODE_ISSPACE(text[i]):
+        kind, data = PyUnicode_KIND(text), PyUnicode_DATA(text)
+        while i >= 0 and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
             i -= 1
         common = len(words & title_words) if title_words and words else 0
         n_chars = n if n > 1 else 1

@@ -3,12 +3,14 @@
 
 The same rule as the numpy walk in `stemmer.classify.scorers`: a sample goes left
 where its feature is <= the node's threshold, or is NaN and the node sends
-missing values left.
+missing values left.  `X` may be float32 (the features) or float64: a float32 is
+compared as the float64 it converts to exactly, so either gives the same sums.
 """
+from cython cimport floating
 from libc.math cimport isnan
 
 
-def decide(const double[:, ::1] X, const int[::1] feature, const double[::1] threshold,
+def decide(const floating[:, ::1] X, const int[::1] feature, const double[::1] threshold,
            const int[::1] left, const int[::1] right, const unsigned char[::1] missing_left,
            const unsigned char[::1] leaf, const double[::1] value, const int[::1] roots,
            double baseline, double[::1] out):

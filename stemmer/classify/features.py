@@ -31,8 +31,11 @@ from stemmer.blocks.segment import walker_in_use
 # Compiled where the install built them, else the Python twins below (STEMMER_WALKER=python also means these).
 try:
     from stemmer.blocks._walker import TableRecorder as _CompiledRecorder
+    from stemmer.blocks._walker import block_columns as _compiled_block_columns
+    from stemmer.blocks._walker import column_counts as _compiled_column_counts
+    from stemmer.blocks._walker import element_arrays as _compiled_element_arrays
 except ImportError:
-    _CompiledRecorder = None
+    _CompiledRecorder = _compiled_block_columns = _compiled_column_counts = _compiled_element_arrays = None
 try:
     from stemmer.classify._text_stats import text_stats as _compiled_text_stats
 except ImportError:
@@ -50,7 +53,8 @@ _WORD = re.compile(r"\w+")
 _ATTR_WORD = re.compile(r"[a-z]{2,}")
 _YEAR = re.compile(r"\b(19|20)\d\d\b")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-_END_PUNCT = tuple(".!?:;\"'”’。！？…)")
+_END_MARKS = ".!?:;\"'”’。！？…)"
+_END_PUNCT = tuple(_END_MARKS)
 _PUNCT_RE = re.compile("[.,;:!?，。；：！？、]")
 _DIGIT = re.compile(r"\d")
 # A short English stop list (the commonest function words): prose has many, menus few.
@@ -313,8 +317,9 @@ class Featurizer:
         self.groups = tuple(g for g in GROUPS if g in groups and (g != "embed" or embedder is not None))
         self.embedder = embedder
         self._tag_index = {t: i for i, t in enumerate(vocab.tags)}
-        self._attr_index = {w: i for i, w in enumerate(vocab.attrs)}
-        self._attr_columns: dict[tuple[str, ...], tuple[int, ...]] = {}  # class and id words -> their columns
+        self._attr_index = {w: len(vocab.tags) + i for i, w in enumerate(vocab.attrs)}
+        # an element's (tag, class and id words) -> its columns: its tag's, then its words' after the tags'
+        self._element_columns: dict[tuple[str, tuple[str, ...]], tuple[int, ...]] = {}
         self.names = feature_names(vocab, self.groups, embedder.dim if embedder is not None else 0)
 
     @property
@@ -328,28 +333,32 @@ class Featurizer:
         if n == 0:
             return np.zeros((0, self.n_features), dtype=np.float32)
         stats = _Stats(table)
-        parts = []
+        X = np.empty((n, self.n_features), dtype=np.float32)
+        at = 0
         for g in self.groups:
             if g == "pos":
-                parts.append(self._pos(stats))
+                parts = [self._pos(stats)]
             elif g == "tags":
-                parts.append(self._tags(table, stats))
+                parts = self._tags(table, stats)
             elif g == "attrs":
-                parts.append(self._attrs(table, stats))
+                parts = self._attrs(table, stats)
             elif g == "marks":
-                parts.append(stats.marks(table.content, table.ancestors))
+                parts = [stats.marks(table.content, table.ancestors)]
             elif g == "roles":
-                parts.append(stats.roles(table))
+                parts = [stats.roles(table)]
             elif g == "ratios":
-                parts.append(stats.ratios())
+                parts = [stats.ratios()]
             elif g == "text":
-                parts.append(stats.text(table.page.title))
+                parts = [stats.text(table.page.title)]
             elif g == "neigh":
-                parts.append(stats.neighbours())
-            elif g == "embed":
-                parts.append(np.asarray(self.embedder.encode([b.text[:MAX_TEXT] for b in blocks]),
-                                        dtype=np.float32).reshape(n, -1))
-        return np.hstack(parts).astype(np.float32, copy=False)
+                parts = [stats.neighbours()]
+            else:  # embed
+                parts = [np.asarray(self.embedder.encode([b.text[:MAX_TEXT] for b in blocks]),
+                                    dtype=np.float32).reshape(n, -1)]
+            for part in parts:  # each cast to float32 where it lands, as one stacked matrix would be
+                X[:, at:at + part.shape[1]] = part
+                at += part.shape[1]
+        return X
 
     def _pos(self, stats: _Stats) -> np.ndarray:
         n = stats.n
@@ -363,63 +372,66 @@ class Featurizer:
         pe[:, 1::2] = np.cos(pos[:, None] * freqs)
         return np.column_stack([pos, cum, pos * pos, pe])
 
-    def _tags(self, table: PageTable, stats: _Stats) -> np.ndarray:
-        index = self._tag_index
-        columns = [(c,) if (c := index.get(tag)) is not None else () for tag, _ in table.elements]
-        counts, own = stats.per_block(columns, len(self.vocab.tags))
-        depth = np.log1p(stats.depth.astype(np.float64))
-        return np.hstack([counts, own, depth[:, None]])
+    def _tags(self, table: PageTable, stats: _Stats) -> list[np.ndarray]:
+        counts, own = self._per_block(table, stats)
+        k = len(self.vocab.tags)
+        return [counts[:, :k], own[:, :k], np.log1p(stats.depth.astype(np.float64))[:, None]]
 
-    def _attrs(self, table: PageTable, stats: _Stats) -> np.ndarray:
-        known = self._attr_columns
-        if len(known) > 100_000:
-            known.clear()
-        columns = []
-        for _, words in table.elements:
-            c = known.get(words)
-            if c is None:
-                c = known[words] = tuple({i for w in words if (i := self._attr_index.get(w)) is not None})
-            columns.append(c)
-        counts, own = stats.per_block(columns, len(self.vocab.attrs))
-        return np.hstack([np.minimum(counts, 1.0), own])
+    def _attrs(self, table: PageTable, stats: _Stats) -> list[np.ndarray]:
+        counts, own = self._per_block(table, stats)
+        k = len(self.vocab.tags)
+        return [np.minimum(counts[:, k:], 1.0), own[:, k:]]
+
+    def _per_block(self, table: PageTable, stats: _Stats) -> tuple[np.ndarray, np.ndarray]:
+        """`_Stats.per_block` of the tag columns and then the class-word columns, once per page."""
+        if stats.vocab_columns is None:
+            known = self._element_columns
+            if len(known) > 100_000:
+                known.clear()
+            columns = []
+            for element in table.elements:
+                c = known.get(element)
+                if c is None:
+                    tag, words = element
+                    tag_column = self._tag_index.get(tag)
+                    word_columns = {i for w in words if (i := self._attr_index.get(w)) is not None}
+                    c = known[element] = ((tag_column,) if tag_column is not None else ()) + tuple(word_columns)
+                columns.append(c)
+            stats.vocab_columns = stats.per_block(columns, len(self.vocab.tags) + len(self.vocab.attrs))
+        return stats.vocab_columns
 
 
 class _Stats:
     """Per-page sums over elements, shared by the ratio, text and neighbour features."""
 
     def __init__(self, table: PageTable) -> None:
+        self.vocab_columns = None  # `Featurizer._per_block`'s, shared by the tag and class-word groups
+        self.compiled = _compiled_element_arrays is not None and walker_in_use() == "compiled"
         self.blocks = blocks = table.blocks
         self.n = n = len(blocks)
-        weights, anchors = [b.weight for b in blocks], [b.anchor_weight for b in blocks]
-        self.weight = np.array(weights, dtype=np.float64)
-        self.anchor = np.array(anchors, dtype=np.float64)
+        # "Good" text: prose-like blocks (few links, a sentence end or long), the
+        # mass a readability-style main-container search looks for.
+        if self.compiled:
+            self.weight, self.anchor, self.ends, self.good = _compiled_block_columns(
+                blocks, _END_MARKS, PROSE_LETTERS)
+        else:
+            weights, anchors = [b.weight for b in blocks], [b.anchor_weight for b in blocks]
+            ends = [b.text.rstrip().endswith(_END_PUNCT) for b in blocks]
+            good = [w if (a * 3 <= w and (e or w >= PROSE_LETTERS)) else 0.0
+                    for w, a, e in zip(weights, anchors, ends)]
+            self.weight, self.anchor, self.ends, self.good = (
+                np.array(v, dtype=np.float64) for v in (weights, anchors, ends, good))
         self.links = np.array(table.links, dtype=np.float64)
         self.images = np.array(table.images, dtype=np.float64)
         self.total_weight = float(self.weight.sum())
-        ends = [b.text.rstrip().endswith(_END_PUNCT) for b in blocks]
-        self.ends = np.array(ends, dtype=np.float64)
-        # "Good" text: prose-like blocks (few links, a sentence end or long), the
-        # mass a readability-style main-container search looks for.
-        good = [w if (a * 3 <= w and (e or w >= 80)) else 0.0 for w, a, e in zip(weights, anchors, ends)]
-        self.good = np.array(good, dtype=np.float64)
-        # Each block's enclosing elements in one flat array, outermost first: block `rows[j]`
-        # lies in element `chain[j]`; a block's last one is its innermost (`inner`, the row
-        # n_el when it has none).
+        # Each block's enclosing elements in flat arrays (`_element_arrays`), and per element
+        # the sums over the blocks in it (whole numbers: any order adds them exactly).
         n_el = len(table.elements)
         self.n_elements = n_el
-        self.depth = lens = np.fromiter(map(len, table.ancestors), dtype=np.int64, count=n)
-        self.chain = np.fromiter(itertools.chain.from_iterable(table.ancestors), dtype=np.int64,
-                                 count=int(lens.sum()))
-        self.rows = np.repeat(np.arange(n), lens)
-        has = lens > 0
-        self.inner = np.full(n, n_el, dtype=np.int64)
-        self.inner[has] = self.chain[np.cumsum(lens)[has] - 1]
-        # Per element, the sums over the blocks in it (whole numbers: any order adds them exactly).
         per_block = np.column_stack([self.weight, self.anchor, self.links, self.images, np.ones(n), self.good])
-        sums = np.zeros((n_el + 1, 6))  # weight, anchor, links, images, blocks, good
-        cells = (self.chain[:, None] * 6 + np.arange(6)).ravel()
-        sums[:n_el] = np.bincount(cells, weights=per_block[self.rows].ravel(), minlength=n_el * 6).reshape(n_el, 6)
-        sums[n_el] = per_block[~has].sum(axis=0)
+        arrays = _compiled_element_arrays if self.compiled else _element_arrays
+        self.depth, self.chain, self.rows, self.inner, sums = arrays(table.ancestors, n_el, per_block)
+        lens, has = self.depth, self.depth > 0
         self.sums = sums
         self.page_sums = per_block.sum(axis=0)
         self._parent = parent = np.array(table.parent, dtype=np.int64).reshape(n_el)
@@ -428,15 +440,17 @@ class _Stats:
         main = -1
         total_good = self.page_sums[5]
         if total_good > 0:
+            # Only elements that keep enough good text can be stepped into, and where one of an
+            # element's children does, the child of the most good text is one of them.
+            keep = MAIN_KEEP * total_good
+            able = np.flatnonzero(~(sums[:n_el, 5] < keep))
+            best_child: dict[int, int] = {}  # per element, its able child of the most good text (the first)
+            for e, p in zip(able.tolist(), parent[able].tolist()):
+                if p not in best_child or sums[e, 5] > sums[best_child[p], 5]:
+                    best_child[p] = e
             node = -1
-            while True:
-                kids = np.flatnonzero(parent == node)
-                if not len(kids):
-                    break
-                best = int(kids[np.argmax(sums[kids, 5])])  # the first of the most
-                if sums[best, 5] < MAIN_KEEP * total_good:
-                    break
-                node = best
+            while node in best_child:
+                node = best_child[node]
             main = node
         self.main = main
         # Containers: per block, the nearest LEVELS enclosing elements that hold more blocks.
@@ -473,6 +487,8 @@ class _Stats:
     def per_block(self, columns: list[tuple[int, ...]], k: int) -> tuple[np.ndarray, np.ndarray]:
         """From each element's columns (of `k`): per block, how many of its enclosing elements
         have each column, and which its innermost one has (float32 rows of 0s and 1s)."""
+        if self.compiled:
+            return _compiled_column_counts(columns, self.chain, self.rows, self.inner, self.n, k)
         starts = np.zeros(self.n_elements + 2, dtype=np.int64)  # the last element: none
         np.cumsum(np.fromiter(map(len, columns), dtype=np.int64, count=self.n_elements), out=starts[1:-1])
         starts[-1] = starts[-2]
@@ -567,7 +583,31 @@ class _Stats:
         return np.hstack(parts)
 
 
+def _element_arrays(ancestors: list[tuple[int, ...]], n_el: int, per_block: np.ndarray):
+    """Each block's enclosing elements in flat arrays, and per element the sums of the rows of
+    `per_block` over the blocks in it (the last row: over the blocks in none).
+
+    Returns (depth, chain, rows, inner, sums): block `rows[j]` lies in element `chain[j]`,
+    outermost first; a block's last one is its innermost (`inner`, n_el where it has none).
+    The Python twin of `stemmer.blocks._walker.element_arrays`.
+    """
+    n = len(ancestors)
+    lens = np.fromiter(map(len, ancestors), dtype=np.int64, count=n)
+    chain = np.fromiter(itertools.chain.from_iterable(ancestors), dtype=np.int64, count=int(lens.sum()))
+    rows = np.repeat(np.arange(n), lens)
+    has = lens > 0
+    inner = np.full(n, n_el, dtype=np.int64)
+    inner[has] = chain[np.cumsum(lens)[has] - 1]
+    width = per_block.shape[1]
+    sums = np.zeros((n_el + 1, width))
+    cells = (chain[:, None] * width + np.arange(width)).ravel()
+    sums[:n_el] = np.bincount(cells, weights=per_block[rows].ravel(), minlength=n_el * width).reshape(n_el, width)
+    sums[n_el] = per_block[~has].sum(axis=0)
+    return lens, chain, rows, inner, sums
+
+
 MAIN_KEEP = 0.5  # a readability-style descent stops where no child keeps half the good text
+PROSE_LETTERS = 80  # a block of this many letters is prose-like without a sentence end
 # What the `roles` group looks for in the class and id words around a block.
 _FIGURE_TAGS = frozenset({"figure", "figcaption"})
 _CAPTION_WORDS = re.compile(r"caption|credit|legend|attribution|photo|figure")
@@ -577,13 +617,13 @@ _DIALOG_WORDS = re.compile(r"modal|dialog|popup|overlay|cookie|consent|gdpr|ligh
 
 def _text_stats(blocks: Sequence[Block], title: str) -> np.ndarray:
     """Per block: length, punctuation, stop words, digits, capitals, duplicates, likeness to <title>."""
-    counts = Counter(b.text for b in blocks)
+    texts = [b.text for b in blocks]
+    counts = Counter(texts)
     title_words = set(_words(title))
     title_sig = " ".join(title.lower().split())
     if _compiled_text_stats is not None and walker_in_use() == "compiled":
-        return _compiled_text_stats([b.text for b in blocks], [b.weight for b in blocks],
-                                    [counts[b.text] for b in blocks], MAX_TEXT, STOP_WORDS, _LONGEST_STOP_WORD,
-                                    title_words, title_sig)
+        return _compiled_text_stats(texts, [b.weight for b in blocks], list(map(counts.__getitem__, texts)),
+                                    MAX_TEXT, STOP_WORDS, _LONGEST_STOP_WORD, title_words, title_sig)
     rows = []
     for b in blocks:
         text = b.text[:MAX_TEXT]

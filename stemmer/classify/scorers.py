@@ -79,9 +79,10 @@ class TreeScorer:
         """The sum of the trees' leaf values per sample: in C where built, else with numpy."""
         if _trees is not None and _segment.WALKER == "compiled":
             out = np.empty(X.shape[0])
-            _trees.decide(np.ascontiguousarray(X, dtype=np.float64), self.feature, self.threshold, self.left,
-                          self.right, self.missing_left.view(np.uint8), self.leaf.view(np.uint8), self.value,
-                          self.roots, self.baseline, out)
+            # float32 features go as they are (no float64 copy of the matrix)
+            X = np.ascontiguousarray(X, dtype=np.float32 if X.dtype == np.float32 else np.float64)
+            _trees.decide(X, self.feature, self.threshold, self.left, self.right, self.missing_left.view(np.uint8),
+                          self.leaf.view(np.uint8), self.value, self.roots, self.baseline, out)
             return out
         return self._numpy_decision(X)
 

@@ -28,12 +28,12 @@ def context_features(p: np.ndarray, table: PageTable) -> np.ndarray:
         cols.append(shifted)
     # Blocks sharing the nearest enclosing element, and sharing its parent.
     for depth in (1, 2):
-        keys = [anc[-depth] if len(anc) >= depth else -1 for anc in table.ancestors]
-        _, group = np.unique(keys, return_inverse=True)
-        count = np.bincount(group)
-        top = np.full(len(count), -np.inf)
+        # the element's id + 1 (0: none) numbers the groups, as sorting the ids would, in the same order
+        group = np.array([anc[-depth] + 1 if len(anc) >= depth else 0 for anc in table.ancestors], dtype=np.int64)
+        count = np.bincount(group)[group]
+        top = np.full(int(group.max()) + 1, -np.inf)
         np.maximum.at(top, group, p)
-        cols += [(np.bincount(group, weights=p) / count)[group], top[group], np.log1p(count)[group]]
+        cols += [np.bincount(group, weights=p)[group] / count, top[group], np.log1p(count)]
     window = np.convolve(np.pad(p, 5, mode="edge"), np.ones(11) / 11, mode="valid")
     cols += [window, np.full(n, p.max()), np.full(n, p.mean())]
     return np.column_stack(cols)

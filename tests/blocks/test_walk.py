@@ -196,11 +196,19 @@ def test_an_unknown_walker_is_one_line_and_refused_by_the_api_too():
 
 @compiled
 @pytest.mark.parametrize("depth", [0, 1, 3, 254, 255, 256, 257, 400])
-def test_the_compiled_depth_test_finds_what_the_xpath_finds(depth):
+def test_the_compiled_parse_checks_find_what_lxml_finds(depth):
     from lxml import etree
 
-    from stemmer.blocks.segment import nests_deeper
-    html = f"<html><body><!-- c --><p>x</p>{'<div>' * depth}deep{'</div>' * depth}<?pi x?><p>t</p></body></html>"
+    from stemmer.blocks.segment import parse_checks
+    html = (f"<html><head><style>a{{}}</style></head><body><!-- c --><p>x<noscript>n</noscript></p>"
+            f"{'<div>' * depth}deep<style>b{{}}</style><noscript><img></noscript>{'</div>' * depth}"
+            "<?pi x?><p>t</p></body><noscript>after</noscript></html>")
     root = etree.fromstring(html.encode(), etree.HTMLParser(huge_tree=True))
+    body = root.find("body")
     for limit in (1, 2, 3, 255, 256, 257, 258):
-        assert nests_deeper(root, limit) == bool(root.xpath("/".join(["*"] * limit))), limit
+        deeper = bool(root.xpath("/".join(["*"] * limit)))
+        found = (deeper, None, None) if deeper else (False, list(root.iter("style")), list(body.iter("noscript")))
+        assert parse_checks(root, limit) == found, limit
+    no_body = etree.fromstring(b"<html><head><noscript>x</noscript><style>a</style></head></html>",
+                               etree.HTMLParser())
+    assert parse_checks(no_body, 256) == (False, list(no_body.iter("style")), [])

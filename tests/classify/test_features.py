@@ -123,3 +123,23 @@ def test_compiled_text_statistics_equal_the_python_ones_to_the_bit():
         finally:
             features._compiled_text_stats = kept
         assert compiled.tobytes() == python.tobytes(), (texts, title)
+
+
+def test_compiled_element_arrays_give_the_features_of_the_numpy_ones_to_the_bit(labelled, html, monkeypatch):
+    from stemmer.classify import features
+    if features._compiled_element_arrays is None or features.walker_in_use() != "compiled":
+        pytest.skip("the compiled walker is not in use")
+    tables, _, _ = labelled
+    odd = [html('<div class="entry-content"><p>One sentence here.  </p><p>' + "long " * 30 + '</p>'
+                '<ul><li><a href="/a">a link</a> and text</li></ul></div>'
+                '<div id="comments"><p>Hi!\u3000</p></div>'),
+           html("<p>\u201cquoted.\u201d</p><p>end\u2026\n</p><pre>x = 1\n</pre>"),
+           "<p>loose text)</p> and a tail"]
+    tables = tables + [page_table(parse_html(page)) for page in odd]
+    vocab = Vocabulary.learn(tables, n_tags=8, n_attrs=12)
+    fz = Featurizer(vocab, GROUPS)
+    compiled = [fz.transform(t) for t in tables]
+    for name in ("_compiled_element_arrays", "_compiled_column_counts", "_compiled_block_columns"):
+        monkeypatch.setattr(features, name, None)
+    for t, X in zip(tables, compiled):
+        assert fz.transform(t).tobytes() == X.tobytes()

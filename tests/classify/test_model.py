@@ -69,6 +69,15 @@ def test_the_compiled_tree_walk_gives_numpys_sums():
                           scorer.missing_left.view(np.uint8), scorer.leaf.view(np.uint8), scorer.value,
                           scorer.roots, scorer.baseline, out)
     assert np.allclose(out, scorer._numpy_decision(X), rtol=0, atol=1e-12)
+    # float32 features (as transform gives them) walk as the float64 they convert to
+    X32 = X.astype(np.float32)
+    sums = []
+    for features in (X32, X32.astype(np.float64)):
+        scorers._trees.decide(features, scorer.feature, scorer.threshold, scorer.left, scorer.right,
+                              scorer.missing_left.view(np.uint8), scorer.leaf.view(np.uint8), scorer.value,
+                              scorer.roots, scorer.baseline, out)
+        sums.append(out.tobytes())
+    assert sums[0] == sums[1]
 
 
 def test_averaged_tree_scorers_decide_the_mean_of_their_decisions():

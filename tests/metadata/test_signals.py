@@ -67,3 +67,12 @@ def test_a_page_without_statements():
     signals = page_signals(page("<p>nothing here</p>"), None)
     assert signals.date is None and signals.author is None and not signals.titles
     assert page_signals(None, "https://x.org/2020/01/02/a").date.value == "2020-01-02"
+
+
+def test_json_ld_that_only_lenient_json_reads_is_read():
+    """A raw line break inside a string (json reads it, orjson refuses it) and a trailing comma."""
+    head = ('<script type="application/ld+json">{"@type": "NewsArticle", "headline": "Two\nlines",'
+            ' "datePublished": "2024-03-05", "author": {"name": "Jane Doe"},}</script>')
+    signals = page_signals(page(head=head))
+    assert (signals.date.value, signals.author.value) == ("2024-03-05", "Jane Doe")
+    assert [t.value for t in signals.titles] == ["Two lines"]
