@@ -407,6 +407,7 @@ def held_out(models: list[str], sets: list[str], work: Path, log, peers: bool = 
     for ds in sets:
         records = [r for r in load_set(ds) if r.get("text") is not None]
         cells = {"dataset": ds, "pages": len(records)}
+        scores: dict[str, dict] = {}
         for m in models:
             fb = Fallback(m)
             fb.extract("warm", None, "x", parse_html("<p>warm up</p>"))
@@ -417,12 +418,16 @@ def held_out(models: list[str], sets: list[str], work: Path, log, peers: bool = 
                     ex = fb.extract(r["id"], r.get("url"), r["site"], parse_html(r["html"]))
                     f.write(json.dumps({"id": r["id"], "text": ex.text, "title": ex.title}, ensure_ascii=False) + "\n")
             cells[f"{m} p/s"] = len(records) / (time.perf_counter() - t0)
-            cells[m] = score(ds, out)["sh_f1"]
+            scores[m] = score(ds, out)
         if peers:
             pred, stats = trafilatura(ds, work)
-            cells["trafilatura"], cells["trafilatura p/s"] = score(ds, pred)["sh_f1"], stats["total_pages_per_s"]
-            pred, pps = readability(ds, records, work)
-            cells["readability"], cells["readability p/s"] = score(ds, pred)["sh_f1"], pps
+            scores["trafilatura"], cells["trafilatura p/s"] = score(ds, pred), stats["total_pages_per_s"]
+            pred, cells["readability p/s"] = readability(ds, records, work)
+            scores["readability"] = score(ds, pred)
+        for system, summary in scores.items():
+            cells[system] = summary["sh_f1"]
+            cells[f"{system} P/R"] = (summary["sh_precision"], summary["sh_recall"])
+            cells[f"{system} by type"] = summary.get("by_type", {})
         log(str(cells))
         rows.append(cells)
     peer_cols = ["trafilatura", "readability"] if peers else []
@@ -432,6 +437,19 @@ def held_out(models: list[str], sets: list[str], work: Path, log, peers: bool = 
     for c in sorted(rows, key=lambda c: c[models[-1]] - max([c[p] for p in peer_cols], default=0.0)):
         print("| " + " | ".join(str(c[h]) if h in ("dataset", "pages") else
                                 fmt(c[h], ".1f" if h.endswith("p/s") else ".3f") for h in head) + " |")
+    systems = models + peer_cols
+    print("\nSH precision / recall of each system\n")
+    print("| dataset | " + " | ".join(systems) + " |\n|" + "---|" * (len(systems) + 1))
+    for c in rows:
+        print(f"| {c['dataset']} | " + " | ".join("{:.3f} / {:.3f}".format(*c[f"{s} P/R"]) for s in systems) + " |")
+    typed = [c for c in rows if c[f"{models[-1]} by type"]]
+    if typed:
+        print("\nSH F1 by page type (pages)\n")
+        print("| dataset | type | pages | " + " | ".join(systems) + " |\n|" + "---|" * (len(systems) + 3))
+        for c in typed:
+            for t, (_, n) in sorted(c[f"{models[-1]} by type"].items()):
+                print(f"| {c['dataset']} | {t} | {n} | " + " | ".join(fmt(c[f"{s} by type"][t][0], ".3f")
+                                                                     for s in systems) + " |")
     return rows
 
 
