@@ -175,6 +175,23 @@ cdef inline xmlNode* _next_element(xmlNode* node) noexcept nogil:
     return node
 
 
+cdef inline xmlNode* _next_in_order(xmlNode* node, xmlNode* top, int* depth) noexcept nogil:
+    """The element after `node` in document order below `top`: its first child element, else the
+    next element sibling of it or of its nearest ancestor; NULL after the last.  `depth` (levels
+    below `top`) moves with it."""
+    cdef xmlNode* child = _next_element(node.children)
+    if child is not NULL:
+        depth[0] += 1
+        return child
+    while node is not top:
+        child = _next_element(node.next)
+        if child is not NULL:
+            return child
+        node = node.parent
+        depth[0] -= 1
+    return NULL
+
+
 cdef inline bint _in_itertext(xmlNode* node) noexcept nogil:
     """lxml's _isElement: what itertext visits (elements, comments, PIs, entity references)."""
     return (node.type == tree.XML_ELEMENT_NODE or node.type == tree.XML_COMMENT_NODE
@@ -622,40 +639,24 @@ def parse_checks(root, int limit):
     cdef xmlNode* top = (<cetree._Element?>root)._c_node
     cdef cetree._Document doc = (<cetree._Element>root)._doc
     cdef xmlNode* node = top
-    cdef xmlNode* child
     cdef xmlNode* body = _next_element(top.children)
     cdef int depth = 0
     cdef bint in_body = False
     cdef list styles = [], noscripts = []
     while body is not NULL and not (body.ns is NULL and strcmp(<const char*>body.name, "body") == 0):
         body = _next_element(body.next)
-    while True:
-        # `node` starts
-        if node is body:
-            in_body = True
+    while node is not NULL:
+        if depth >= limit:
+            return True, None, None
+        if depth == 1:  # a child of `top`: the elements below it are in the body where it is the body
+            in_body = node is body
         if node.ns is NULL:
             if strcmp(<const char*>node.name, "style") == 0:
                 styles.append(cetree.elementFactory(doc, node))
             elif in_body and strcmp(<const char*>node.name, "noscript") == 0:
                 noscripts.append(cetree.elementFactory(doc, node))
-        child = _next_element(node.children)
-        if child is not NULL:
-            depth += 1
-            if depth >= limit:
-                return True, None, None
-            node = child
-            continue
-        while True:  # `node` is done: its next element sibling, or up
-            if node is body:
-                in_body = False
-            if node is top:
-                return False, styles, noscripts
-            child = _next_element(node.next)
-            if child is not NULL:
-                node = child
-                break
-            node = node.parent
-            depth -= 1
+        node = _next_in_order(node, top, &depth)
+    return False, styles, noscripts
 
 
 def statement_elements(root):
@@ -670,10 +671,10 @@ def statement_elements(root):
     cdef xmlNode* top = (<cetree._Element?>root)._c_node
     cdef cetree._Document doc = (<cetree._Element>root)._doc
     cdef xmlNode* node = top
-    cdef xmlNode* child
     cdef const char* name
+    cdef int depth = 0
     cdef list tagged = [], props = [], rels = []
-    while True:
+    while node is not NULL:
         name = <const char*>node.name
         if node.ns is NULL and (strcmp(name, "meta") == 0 or strcmp(name, "script") == 0
                                 or strcmp(name, "time") == 0):
@@ -683,18 +684,8 @@ def statement_elements(root):
                 props.append(cetree.elementFactory(doc, node))
             if node.ns is NULL and strcmp(name, "a") == 0 and _attr(node, "rel") is not None:
                 rels.append(cetree.elementFactory(doc, node))
-        child = _next_element(node.children)
-        if child is not NULL:
-            node = child
-            continue
-        while True:  # `node` is done: its next element sibling, or up
-            if node is top:
-                return tagged, props, rels
-            child = _next_element(node.next)
-            if child is not NULL:
-                node = child
-                break
-            node = node.parent
+        node = _next_in_order(node, top, &depth)
+    return tagged, props, rels
 
 
 # --- the page table's arrays for the classifier's features (`stemmer.classify.features._Stats`) ---------------
