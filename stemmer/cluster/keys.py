@@ -68,7 +68,7 @@ class KeyMaker:
             n += 1
             seen: set[str] = set()
             for enc in {e for b in page.blocks for e in b.path}:
-                seen.update(t for t in split_element(enc)[1] if not _HAS_DIGIT.search(t))
+                seen.update(_usable_tokens(enc))
             df.update(seen)
             family_df.update({f for t in seen if (f := _family(t))})
         variable = _variable_families(df, family_df)
@@ -206,6 +206,13 @@ def _covers(encoding: str, want: str) -> bool:
     return not want_classes or not want_classes.isdisjoint(tokens)
 
 
+@functools.lru_cache(maxsize=65536)
+def _usable_tokens(encoding: str) -> tuple[str, ...]:
+    """The tokens of an element that may be part of a key: those without digits (per-post ids)."""
+    return tuple(t for t in split_element(encoding)[1] if not _HAS_DIGIT.search(t))
+
+
+@functools.lru_cache(maxsize=65536)
 def _family(token: str) -> str | None:
     """``category`` for ``category-news``: the prefix of a token that names a value."""
     for i, ch in enumerate(token):

@@ -97,16 +97,21 @@ def _date_slot(dated, keys: list[str], roles: list[str]) -> tuple[str | None, bo
     """The slot whose text gives the date most of the dated pages state, and its order of day and month."""
     best, best_hits, best_order = None, 0, None
     least = max(MIN_AGREEING, AGREES * len(dated))
+    read: dict[tuple[str, bool], str | None] = {}  # a static slot's text is the same on every page
     for i, key in enumerate(keys):
         if not _open(roles, i):
             continue
         hits = {True: 0, False: 0}
-        for p, g in dated:
+        for k, (p, g) in enumerate(dated):
+            if max(hits.values()) + len(dated) - k < max(least, best_hits + 1):
+                break  # the pages left cannot make this slot the best
             text = _first_text(g, key)
             if not text or len(text) > MAX_BYLINE:
                 continue
             for order in (True, False):
-                if (found := slot_date(text, order)) and found[:10] == p.date[:10]:
+                if (text, order) not in read:
+                    read[text, order] = slot_date(text, order)
+                if (found := read[text, order]) and found[:10] == p.date[:10]:
                     hits[order] += 1
         n = max(hits.values())
         if n >= least and n > best_hits:
@@ -119,13 +124,19 @@ def _author_slot(authored, keys: list[str], roles: list[str]) -> str | None:
     """The slot whose text names the author most of the pages that state one name."""
     best, best_hits = None, 0
     least = max(MIN_AGREEING, AGREES * len(authored))
+    named: dict[str, str | None] = {}  # a static slot's text is the same on every page
     for i, key in enumerate(keys):
         if not _open(roles, i):
             continue
         hits = 0
-        for p, g in authored:
-            text = _first_text(g, key)
-            if text and (name := byline_author(text)) and name.casefold() == p.author.casefold():
+        for k, (p, g) in enumerate(authored):
+            if hits + len(authored) - k < max(least, best_hits + 1):
+                break  # the pages left cannot make this slot the best
+            if not (text := _first_text(g, key)):
+                continue
+            if text not in named:
+                named[text] = byline_author(text)
+            if (name := named[text]) and name.casefold() == p.author.casefold():
                 hits += 1
         if hits >= least and hits > best_hits:
             best, best_hits = key, hits

@@ -209,9 +209,10 @@ def _fixate(pages: list[SitePage], page_keys: list[list[str]], keymaker: KeyMake
 
     stats = []
     for key in keys:
-        texts = [sig("".join(b.text for b in g[key]))[:DIFF_MAX_LETTERS] for g in groups if key in g]
-        n_diff = min(len(texts), DIFF_SAMPLE_PAGES)  # pages from all over the cluster
-        diff = diffscore([texts[k * len(texts) // n_diff] for k in range(n_diff)])
+        having = [g[key] for g in groups if key in g]
+        n_diff = min(len(having), DIFF_SAMPLE_PAGES)  # pages from all over the cluster
+        diff = diffscore([sig("".join(b.text for b in having[k * len(having) // n_diff]))[:DIFF_MAX_LETTERS]
+                          for k in range(n_diff)])
         stats.append(slot_stats(groups, key, diff))
 
     # The main text is the container of the first text-heavy slot after the title:

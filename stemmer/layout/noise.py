@@ -40,11 +40,15 @@ MIN_PAGES = 3
 # static slot the patterns already know, and long texts would bloat the file.
 MAX_TEXT = 500
 _DIGITS = re.compile(r"\d+")
+_ASCII_DIGITS = b"0123456789"
 
 
 def normalize(text: str) -> str:
     """The text as the library compares it: whitespace collapsed, lower case, digit runs folded to ``0``."""
-    return _DIGITS.sub("0", " ".join(text.split()).lower())  # split(): the whitespace of `\s`, faster
+    text = " ".join(text.split()).lower()  # split(): the whitespace of `\s`, faster
+    if text.isascii() and len(text.encode("ascii").translate(None, _ASCII_DIGITS)) == len(text):
+        return text  # no digit: most texts, told by bytes faster than by the regex
+    return _DIGITS.sub("0", text)
 
 
 def entry(block: Block) -> tuple[str, str]:
