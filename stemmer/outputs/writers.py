@@ -7,6 +7,7 @@ from typing import TextIO
 from stemmer.extract import Extraction
 
 FORMATS = ("jsonl", "webstemmer", "text", "markdown")
+_JSON = json.JSONEncoder(ensure_ascii=False)  # what json.dumps(record, ensure_ascii=False) builds for each call
 
 
 def to_record(ex: Extraction) -> dict:
@@ -86,7 +87,7 @@ class Writer:
 
     def write(self, ex: Extraction) -> None:
         if self.fmt == "jsonl":
-            self.out.write(json.dumps(to_record(ex), ensure_ascii=False) + "\n")
+            self.out.write(_JSON.encode(to_record(ex)) + "\n")
         elif self.fmt == "webstemmer":
             self.out.write(to_webstemmer(ex))
         elif ex.matched or ex.method == "classifier":
