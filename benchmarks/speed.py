@@ -29,6 +29,7 @@ trafilatura's extraction and lxml's bare parse of the same pages.
 
     python benchmarks/speed.py --end-to-end          # jekyll_sites + web_sites; mceb, dragnet
     python benchmarks/speed.py --end-to-end --fallback-sets mceb --inputs jsonl
+    python benchmarks/speed.py --end-to-end --also ../main   # and another checkout's CLI, same run
 """
 from __future__ import annotations
 
@@ -84,6 +85,8 @@ def main() -> None:
                     help="with --end-to-end: sets extracted without patterns")
     ap.add_argument("--inputs", nargs="+", default=list(INPUTS), choices=list(INPUTS),
                     help="with --end-to-end: input formats")
+    ap.add_argument("--also", nargs="*", default=[], metavar="CHECKOUT",
+                    help="with --end-to-end: also time the command line of these checkouts (before/after)")
     args = ap.parse_args()
     if args.end_to_end:
         end_to_end(args)
@@ -206,11 +209,11 @@ def read_set(name: str) -> list[dict]:
         return [json.loads(line) for line in f]
 
 
-def cli_cpu(args: list[str], cwd: Path, out: Path) -> tuple[float, int]:
-    """CPU seconds of ``python -m stemmer extract ARGS -o OUT`` and the records it wrote."""
+def cli_cpu(args: list[str], cwd: Path, out: Path, tree: Path = ROOT) -> tuple[float, int]:
+    """CPU seconds of ``python -m stemmer extract ARGS -o OUT`` (the checkout `tree`) and the records it wrote."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([sys.executable, "-m", "stemmer", "extract", *args, "-q", "-o", str(out)], cwd=cwd, check=True,
-                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+                   env={**os.environ, "PYTHONPATH": str(tree)})
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     with open(out, "rb") as f:
         records = sum(1 for _ in f)
@@ -247,14 +250,16 @@ def end_to_end(args) -> None:
         for name in args.fallback_sets:
             groups.append((name, read_set(name), [("no patterns", [])]))
 
-        runs = []  # (group, fmt, mode, args for all pages, args for one page)
+        trees = [ROOT, *(Path(t).resolve() for t in args.also)]
+        runs = []  # (group, fmt, mode, args for all pages, args for one page, checkout)
         for g, (label, pages, modes) in enumerate(groups):
             folder = work / f"input{g}"
             write_inputs(folder, pages, args.inputs)
             for fmt in args.inputs:
                 for mode, extra in modes:
-                    runs.append((g, fmt, mode, extra + [str(folder / "all" / INPUTS[fmt])],
-                                 extra + [str(folder / "one" / INPUTS[fmt])]))
+                    for tree in trees:
+                        runs.append((g, fmt, mode, extra + [str(folder / "all" / INPUTS[fmt])],
+                                     extra + [str(folder / "one" / INPUTS[fmt])], tree))
         cwd = work / "cwd"  # no ./patterns here: no patterns means none
         cwd.mkdir()
 
@@ -277,9 +282,9 @@ def end_to_end(args) -> None:
                 parse_s, traf_s = peers(pages)
                 best[("parse", g)] = min(best.get(("parse", g), float("inf")), parse_s)
                 best[("trafilatura", g)] = min(best.get(("trafilatura", g), float("inf")), traf_s)
-            for i, (g, fmt, mode, all_args, one_args) in enumerate(runs):
-                cpu_all, n_all = cli_cpu(all_args, cwd, work / "out.jsonl")
-                cpu_one, n_one = cli_cpu(one_args, cwd, work / "out.jsonl")
+            for i, (g, fmt, mode, all_args, one_args, tree) in enumerate(runs):
+                cpu_all, n_all = cli_cpu(all_args, cwd, work / "out.jsonl", tree)
+                cpu_one, n_one = cli_cpu(one_args, cwd, work / "out.jsonl", tree)
                 net = max(cpu_all - cpu_one, 1e-9)
                 if ("run", i) not in best or net < best[("run", i)][0]:
                     best[("run", i)] = (net, n_all - n_one, cpu_one)
@@ -296,12 +301,12 @@ def end_to_end(args) -> None:
               f"{parse_pps / traf_pps:13.1f}")
         print(f"{label:26} {'':6} {'trafilatura':14} {len(pages):6} {'':>7} {traf_pps:8.0f} "
               f"{traf_pps / parse_pps:8.2f} {1:13.1f}")
-        for i, (rg, fmt, mode, _, _) in enumerate(runs):
+        for i, (rg, fmt, mode, _, _, tree) in enumerate(runs):
             if rg == g:
                 net, n, start = best[("run", i)]
                 pps = n / net
                 print(f"{label:26} {fmt:6} {mode:14} {n:6} {start:7.2f} {pps:8.0f} {pps / parse_pps:8.2f} "
-                      f"{pps / traf_pps:13.1f}")
+                      f"{pps / traf_pps:13.1f}" + (f"  {tree}" if args.also else ""))
 
 
 if __name__ == "__main__":
