@@ -1,3 +1,4 @@
+import json
 import logging
 
 import pytest
@@ -25,6 +26,23 @@ def test_truncated_gzip_warns_after_good_lines(write_jsonl, html, caplog):
     with caplog.at_level(logging.WARNING, logger="stemmer"):
         assert len(list(read_jsonl(path))) >= 1
     assert "truncated or damaged after line" in caplog.text
+
+
+def test_gzipped_lines_longer_than_a_read_come_whole(tmp_path, html):
+    import gzip
+    import random
+
+    from stemmer.pages.jsonl import _gzip_lines
+
+    words = random.Random(0).choices(["alpha", "beta", "gamma", "delta"], k=400_000)  # compresses to many reads
+    rows = [{"url": "http://e.com/a", "html": html(" ".join(words))}, {"url": "http://e.com/b", "html": html("b")},
+            {"url": "http://e.com/c", "html": html("c")}]
+    text = "\n".join(json.dumps(r) for r in rows)  # the last line has no end of line
+    path = tmp_path / "p.jsonl.gz"
+    path.write_bytes(gzip.compress(text.encode()))
+    with gzip.open(path, "rb") as f:
+        assert list(_gzip_lines(f)) == text.encode().splitlines(keepends=True)
+    assert [len(p.html) for p in read_jsonl(path)] == [len(html(" ".join(words))), len(html("b")), len(html("c"))]
 
 
 def test_lines_read_the_same_with_and_without_orjson(tmp_path, monkeypatch, html):
