@@ -19,6 +19,7 @@ from stemmer.metadata.dates import MONTHS, parse_date
 
 AFTER = 30   # text pieces read after the headline (a header's date, byline, reading time, share links)
 BEFORE = 8   # and before it (a kicker line: category and date)
+BYLINE_BEFORE = 2  # of which a byline may be in the nearest two ("By Jane Doe" above the headline)
 PROSE = 80   # characters: a longer piece is prose, unless its date opens it
 _SKIP = frozenset({"script", "style", "noscript", "template", "button", "select", "option", "svg", "head",
                    "textarea", "iframe"})
@@ -69,37 +70,44 @@ def headline_element(root, title: str | None):
 
 
 def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
-                     reference: date | None = None) -> Visible:
-    """The date and byline shown around the page's headline (`headline_element`); empty without one."""
+                     reference: date | None = None, find_date: bool = True, find_author: bool = True) -> Visible:
+    """The date and byline shown around the page's headline (`headline_element`); empty without one.
+
+    `find_date` / `find_author` False: that one is not looked for (a caller that has it already),
+    and its fields stay None; without `find_author`, `updated` is looked for only until a date is found.
+    """
+    if not (find_date or find_author):
+        return Visible()
     head = headline_element(root, title)
     if head is None:
         return Visible()
-    pieces = _pieces_after(head, AFTER) + _pieces_before(head, BEFORE)
+    pieces = _pieces_after(head, AFTER) + _pieces_before(head, BEFORE if find_date else BYLINE_BEFORE)
     at = {p.distance: p for p in pieces}  # page order: the piece before `p` is at p.distance - 1
     pieces.sort(key=lambda p: (p.distance < 0, abs(p.distance)))  # after the headline first, nearest first
     found_date = updated = author = date_text = None
     above = False
     for p in pieces:
         text, before, after = p.text, at.get(p.distance - 1), at.get(p.distance + 1)
-        iso = parse_date(text, lang=lang, reference=reference)
-        if iso is None and after is not None and len(text) < 20 and _date_part(text):
-            text = f"{text} {after.text}"  # a date cut in two: "Dec" "4, 2025"
+        if find_date:
             iso = parse_date(text, lang=lang, reference=reference)
-        if iso and not _prose(text, iso):
-            label = f"{text} {_classes(p.owner)}"
-            if before is not None and len(before.text) < 30 and not _LABEL_AFTER.match(before.text):
-                label += " " + before.text  # "Updated:" "March 2, 2024"
-            if after is not None and _LABEL_AFTER.match(after.text):
-                label += " " + after.text   # "2025-01-08" "に更新" (Japanese and Korean label after the date)
-            if found_date is None and (updated is None or not _UPDATED.search(label)):
-                date_text, above = text, p.distance < 0
-            if _UPDATED.search(label):
-                updated = updated or iso
-            else:
-                found_date = found_date or iso
-        if author is None and p.distance >= -2 and len(p.text) < 120:
+            if iso is None and after is not None and len(text) < 20 and _date_part(text):
+                text = f"{text} {after.text}"  # a date cut in two: "Dec" "4, 2025"
+                iso = parse_date(text, lang=lang, reference=reference)
+            if iso and not _prose(text, iso):
+                label = f"{text} {_classes(p.owner)}"
+                if before is not None and len(before.text) < 30 and not _LABEL_AFTER.match(before.text):
+                    label += " " + before.text  # "Updated:" "March 2, 2024"
+                if after is not None and _LABEL_AFTER.match(after.text):
+                    label += " " + after.text   # "2025-01-08" "に更新" (Japanese and Korean label after the date)
+                if found_date is None and (updated is None or not _UPDATED.search(label)):
+                    date_text, above = text, p.distance < 0
+                if _UPDATED.search(label):
+                    updated = updated or iso
+                else:
+                    found_date = found_date or iso
+        if find_author and author is None and p.distance >= -BYLINE_BEFORE and len(p.text) < 120:
             author = _byline(p, after)
-        if found_date and author:
+        if (found_date or not find_date) and (author or not find_author):
             break
     return Visible(found_date, updated, author, date_text, above)
 
