@@ -75,8 +75,9 @@ def _key(text: str) -> str:
 class TitleSources:
     """What the title step reads of a page besides its `<title>`: three `<meta>`s and its headline blocks.
 
-    Gathered in one pass over the blocks and one over the `<meta>` elements, so
-    the rule, the candidates and their features do not each walk the page again.
+    Gathered in one pass over the blocks (the `<meta>`s come with the page's
+    `page_signals`), so the rule, the candidates and their features do not each
+    walk the page again.
 
     Attributes:
         stated: the first ``og:title`` or ``twitter:title`` in the page.
@@ -104,38 +105,31 @@ class TitleSources:
         return found
 
     @classmethod
-    def read(cls, table: PageTable, root=None) -> TitleSources:
-        """The sources of `table`'s page; `root`: the parsed page, for its `<meta>`s (None: none)."""
-        metas = _metas(root, ("og:title", "twitter:title", "og:type")) if root is not None else {}
-        stated = min(((at, text) for key, (at, text) in metas.items() if key != "og:type"), default=(0, None))[1]
+    def read(cls, table: PageTable, signals: PageSignals | None = None) -> TitleSources:
+        """The sources of `table`'s page; `signals`: its `page_signals`, for its `<meta>`s (None: none)."""
         blocks, ancestors, elements = table.blocks, table.ancestors, table.elements
-        near = {a for anc in ancestors for a in anc[-2:]}  # each block's element and its parent
-        named = {a for a in near if not TITLE_WORDS.isdisjoint(elements[a][1])}
-        titled = frozenset(i for i, anc in enumerate(ancestors) if named and not named.isdisjoint(anc[-2:]))
-        tags = {i: tag for i, b in enumerate(blocks)  # a heading's path ends in "h1...", "h2..."
-                if b.path and b.path[-1][:1] == "h" and (tag := b.tag) in _HEADING_TAGS}
+        named: dict[int, bool] = {}  # per element a block is in or under: whether its class or id says title
+        titled = []
+        for i, anc in enumerate(ancestors):
+            for a in anc[-2:]:
+                says = named.get(a)
+                if says is None:
+                    says = named[a] = not TITLE_WORDS.isdisjoint(elements[a][1])
+                if says:
+                    titled.append(i)
+                    break
+        tags = {}
+        for i, b in enumerate(blocks):  # a heading's path ends in "h1...", "h2..."
+            if b.path and b.path[-1][:1] == "h" and (tag := b.tag) in _HEADING_TAGS:
+                tags[i] = tag
         headings = tuple((i, tags.get(i, blocks[i].tag), blocks[i].text) for i in sorted(tags.keys() | titled))
         h1s = tuple(text for _, tag, text in headings if tag == "h1")
-        return cls(stated, metas.get("og:title", (0, None))[1], metas.get("og:type", (0, ""))[1].lower(),
-                   headings, titled, h1s)
+        if signals is None:
+            return cls(None, None, "", headings, frozenset(titled), h1s)
+        return cls(signals.social_title, signals.og_title, signals.og_type, headings, frozenset(titled), h1s)
 
 
 _HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4"})
-
-
-def _metas(root, keys: tuple[str, ...]) -> dict[str, tuple[int, str]]:
-    """Per key of `keys`, (page order, spaces collapsed) of the first non-empty content of a
-    `<meta>` whose property or name it is: one walk of the page's `<meta>`s for all keys."""
-    found: dict[str, tuple[int, str]] = {}
-    for at, meta in enumerate(root.iter("meta")):
-        key = (meta.get("property") or meta.get("name") or "").lower()
-        if key in keys and key not in found:
-            content = " ".join((meta.get("content") or "").split())
-            if content:
-                found[key] = (at, content)
-                if len(found) == len(keys):
-                    break
-    return found
 
 
 def rule_title(table: PageTable, sources: TitleSources) -> tuple[str | None, int | None]:
@@ -304,11 +298,11 @@ def choose_title(table: PageTable, root=None, *, model: LinearScorer | None = No
     Returns:
         (title, block index); (None, None) for a page with no title anywhere.
     """
-    sources = TitleSources.read(table, root)
-    rule, rule_at = rule_title(table, sources)
     if root is None:
-        return rule, rule_at
+        return rule_title(table, TitleSources.read(table))
     page = signals() if signals is not None else page_signals(root)
+    sources = TitleSources.read(table, page)
+    rule, rule_at = rule_title(table, sources)
     model = model or title_model()
     if model is None or not page.titles:
         return rule, rule_at

@@ -89,7 +89,9 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
     for p in pieces:
         text, before, after = p.text, at.get(p.distance - 1), at.get(p.distance + 1)
         if find_date:
-            iso = parse_date(text, lang=lang, reference=reference)
+            # A long piece is prose unless a date opens it (`_prose`): read whole only if one does.
+            opened = len(text) <= PROSE or parse_date(text[:PROSE // 2]) is not None
+            iso = parse_date(text, lang=lang, reference=reference) if opened else None
             if iso is None and after is not None and len(text) < 20 and _date_part(text):
                 text = f"{text} {after.text}"  # a date cut in two: "Dec" "4, 2025"
                 iso = parse_date(text, lang=lang, reference=reference)
