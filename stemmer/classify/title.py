@@ -256,19 +256,40 @@ def candidate_features(table: PageTable, signals: PageSignals, sources: TitleSou
             float(any(s.source != "url" for s in signals.dates)),
             float(bool(signals.authors)), float(min(len(h1s), 5)), float(og_type == "website"),
             math.log1p(len(blocks)))
-    rows = []
-    for key, c in candidates.items():
-        w = words(c.text)
-        i, j, n = c.span or (-1, -9, 0)
-        rows.append([float(s in c.sources) for s in SOURCES] + [
-            len(c.sources & _AGREEING), _dice(w, head_w), _dice(w, og_w), _dice(w, h1_w), _dice(w, ld_w),
-            float(bool(og_w)), float(bool(h1_w)), float(bool(ld_w)),
-            float(i == 0), float(j == n - 1), (j - i + 1) / n if c.span else 0.0, n,
-            float(bool(w & site_w)), len(w & site_w) / max(len(w), 1),
-            (c.block if c.block is not None else n_blocks) / n_blocks, float(c.block is not None),
-            float(key == first_h1), math.log1p(len(c.text)), math.log1p(len(w)),
-            *page, float(key == rule_key), float(key in block_keys), float(bool(signals.titles))])
-    return np.array(rows, dtype=np.float64).reshape(len(rows), len(FEATURES))
+    # Column by column over all candidates (a column that is 0 for every candidate left as is).
+    cands, keys = list(candidates.values()), list(candidates)
+    X = np.zeros((len(cands), len(FEATURES)))
+    at = _FEATURE_AT
+    for r, c in enumerate(cands):
+        for s in c.sources:
+            if (col := _SOURCE_AT.get(s)) is not None:
+                X[r, col] = 1.0
+        if c.span:
+            i, j, n = c.span
+            X[r, at["hfirst"]:at["hn"] + 1] = (float(i == 0), float(j == n - 1), (j - i + 1) / n, n)
+    cand_w = [words(c.text) for c in cands]
+    X[:, at["nsrc"]] = [len(c.sources & _AGREEING) for c in cands]
+    for name, other in (("d_head", head_w), ("d_og", og_w), ("d_h1", h1_w), ("d_ld", ld_w)):
+        if other:
+            X[:, at[name]] = [_dice(w, other) for w in cand_w]
+    X[:, at["has_og"]:at["has_ld"] + 1] = (float(bool(og_w)), float(bool(h1_w)), float(bool(ld_w)))
+    if site_w:
+        X[:, at["site_in"]] = [float(bool(w & site_w)) for w in cand_w]
+        X[:, at["site_share"]] = [len(w & site_w) / max(len(w), 1) for w in cand_w]
+    X[:, at["pos"]] = [(c.block if c.block is not None else n_blocks) / n_blocks for c in cands]
+    X[:, at["isblock"]] = [float(c.block is not None) for c in cands]
+    X[:, at["first_h1"]] = [float(key == first_h1) for key in keys]
+    X[:, at["len"]] = [math.log1p(len(c.text)) for c in cands]
+    X[:, at["nw"]] = [math.log1p(len(w)) for w in cand_w]
+    X[:, at["p_art"]:at["p_nblocks"] + 1] = page
+    X[:, at["rule"]] = [float(key == rule_key) for key in keys]
+    X[:, at["inblock"]] = [float(key in block_keys) for key in keys]
+    X[:, at["p_own"]] = float(bool(signals.titles))
+    return X
+
+
+_SOURCE_AT = {s: i for i, s in enumerate(SOURCES)}
+_FEATURE_AT = {f: i for i, f in enumerate(FEATURES)}
 
 
 @lru_cache(maxsize=1)
