@@ -26,8 +26,9 @@ _SKIP = frozenset({"script", "style", "noscript", "template", "button", "select"
 _UPDATED = re.compile(r"updat|modif|edited|revised|aktualisiert|mis à jour|actualizado|aggiornat|atualizad|"
                       r"bijgewerkt|zaktualizowan|güncellen|обновлен|更新|업데이트", re.I)
 _LABEL_AFTER = re.compile(r"^\s*(?:に|에|에서)")
-_HEADINGS = ("//body//*[self::h2 or self::h3 or self::h4 or contains(@class, 'title') or contains(@class, 'headline')]"
-             "[not(self::a or self::meta or self::img)]")
+# Where a page without <h1> puts its headline: another heading, or an element whose class names a title.
+_OTHER_HEADINGS = frozenset({"h2", "h3", "h4"})
+_NEVER_HEADLINE = frozenset({"a", "meta", "img"})
 _BYLINE_CLASS = re.compile(r"author|byline|writer|posted-?by", re.I)
 _NOT_BYLINE_CLASS = re.compile(r"comment|avatar|bio|description|about|follow|social|share|image|photo|img", re.I)
 
@@ -63,10 +64,32 @@ def headline_element(root, title: str | None):
     h1s = list(root.iter("h1"))
     if title and (len(h1s) != 1):
         wanted = " ".join(title.split()).casefold()
-        for h in h1s or root.xpath(_HEADINGS):
+        for h in h1s or _title_like(root):
             if " ".join(" ".join(h.itertext()).split()).casefold() == wanted:
                 return h
     return h1s[0] if h1s else None
+
+
+def _title_like(root):
+    """The elements in a `<body>` of the page's document that are h2-h4 or have "title" or "headline"
+    in their class (but links, metas and images), in page order; lazily, as the first that reads as
+    the title ends the search (what an XPath would select, without a walk of the whole page in XPath).
+
+    The whole document: a page may parse into more than one `<html>` (`root` and its siblings).
+    """
+    top = root.getroottree().getroot()
+    tops = [*reversed(list(top.itersiblings(preceding=True))), top, *top.itersiblings()]
+    for body in (body for t in tops if isinstance(t.tag, str) for body in t.iter("body")):
+        if any(a.tag == "body" for a in body.iterancestors()):
+            continue  # inside a body already walked
+        for el in body.iterdescendants():
+            tag = el.tag
+            if tag in _OTHER_HEADINGS:
+                yield el
+            elif type(tag) is str and tag not in _NEVER_HEADLINE:
+                cls = el.get("class")
+                if cls and ("title" in cls or "headline" in cls):
+                    yield el
 
 
 def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
