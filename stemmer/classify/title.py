@@ -142,11 +142,14 @@ def rule_title(table: PageTable, sources: TitleSources) -> tuple[str | None, int
                      if tag == "h1" and blocks[i].anchor_weight * 2 <= blocks[i].weight and len(text) <= MAX_TITLE),
                     (None, None))
     best, best_score = None, -1.0
+    first, second = refs[0], refs[1] if len(refs) > 1 else None
     for i, tag, text in sources.headings:
         if len(text) > MAX_TITLE or (tag not in ("h1", "h2", "h3") and i not in sources.titled):
             continue
         words = sources.words(text)
-        score = max(_dice(words, r) for r in refs)
+        score = _dice(words, first)
+        if second is not None:
+            score = max(score, _dice(words, second))
         score += H1_BONUS * (tag == "h1") - H3_MALUS * (tag == "h3")
         if score > best_score:
             best, best_score = i, score
@@ -192,7 +195,7 @@ def title_candidates(table: PageTable, signals: PageSignals, sources: TitleSourc
         text = " ".join(text.split())
         if not text or len(text) > MAX_TITLE:
             return
-        c = found.get(key := _key(text))
+        c = found.get(key := text.lower() if text.isascii() else _key(text))  # `_key` of a text spaced so
         if c is None:
             c = found[key] = Candidate(text)
         c.sources.add(source)
