@@ -104,13 +104,11 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
     head = headline_element(root, title)
     if head is None:
         return Visible()
-    pieces = _pieces_after(head, AFTER) + _pieces_before(head, BEFORE if find_date else BYLINE_BEFORE)
-    at = {p.distance: p for p in pieces}  # page order: the piece before `p` is at p.distance - 1
-    pieces.sort(key=lambda p: (p.distance < 0, abs(p.distance)))  # after the headline first, nearest first
+    pieces = _Around(head, BEFORE if find_date else BYLINE_BEFORE)
     found_date = updated = author = date_text = None
     above = False
-    for p in pieces:
-        text, before, after = p.text, at.get(p.distance - 1), at.get(p.distance + 1)
+    for p in pieces:  # after the headline first, nearest first
+        text, before, after = p.text, pieces.at(p.distance - 1), pieces.at(p.distance + 1)
         if find_date:
             # A long piece is prose unless a date opens it (`_prose`): read whole only if one does.
             opened = len(text) <= PROSE or parse_date(text[:PROSE // 2]) is not None
@@ -171,6 +169,41 @@ def _classes(el) -> str:
         words += [el.get("class") or "", el.get("id") or "", el.get("itemprop") or "", el.get("rel") or ""]
         el = el.getparent()
     return " ".join(words)
+
+
+class _Around:
+    """The text pieces around a headline, walked only as far as they are read: most pages show
+    their date in the first pieces after it, and the search ends there.
+
+    Iterates the `AFTER` pieces after the headline, nearest first, then `before` pieces before it;
+    `at(distance)` is the piece at that distance (negative: before), None where there is none.
+    """
+
+    FIRST = 8  # pieces after the headline walked at first; all `AFTER` once one past them is asked
+
+    def __init__(self, head, before: int):
+        self.head, self.before_limit = head, before
+        self.after = _pieces_after(head, self.FIRST)
+        self.all_after = len(self.after) < self.FIRST  # the walk ran out before the limit
+        self.before: list[Piece] | None = None
+
+    def at(self, distance: int) -> Piece | None:
+        if distance > 0:
+            if distance > len(self.after) and not self.all_after:
+                self.after, self.all_after = _pieces_after(self.head, AFTER), True
+            return self.after[distance - 1] if distance <= len(self.after) else None
+        if distance < 0:
+            if self.before is None:
+                self.before = _pieces_before(self.head, self.before_limit)
+            return self.before[-distance - 1] if -distance <= len(self.before) else None
+        return None
+
+    def __iter__(self):
+        for step in (1, -1):
+            distance = step
+            while (p := self.at(distance)) is not None:
+                yield p
+                distance += step
 
 
 def _pieces_after(head, limit: int) -> list[Piece]:
