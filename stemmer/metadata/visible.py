@@ -183,8 +183,9 @@ class _Around:
 
     def __init__(self, head, before: int):
         self.head, self.before_limit = head, before
-        self.after = _pieces_after(head, self.FIRST)
-        self.all_after = len(self.after) < self.FIRST  # the walk ran out before the limit
+        first = min(self.FIRST, AFTER)
+        self.after = _pieces_after(head, first)
+        self.all_after = len(self.after) < first  # the walk ran out before the limit
         self.before: list[Piece] | None = None
 
     def at(self, distance: int) -> Piece | None:
