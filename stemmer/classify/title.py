@@ -189,7 +189,7 @@ def title_candidates(table: PageTable, signals: PageSignals, sources: TitleSourc
     """The page's distinct title texts (by their exact-match key), each with its sources."""
     found: dict[str, Candidate] = {}
 
-    def add(text: str, source: str, **where) -> None:
+    def add(text: str, source: str, block: int | None = None, span: tuple[int, int, int] | None = None) -> None:
         if "&" in text and ";" in text:  # escaped twice in the page ("SQL &amp;#x26; AI"): a reader sees "&"
             text = html.unescape(text)
         text = " ".join(text.split())
@@ -199,10 +199,10 @@ def title_candidates(table: PageTable, signals: PageSignals, sources: TitleSourc
         if c is None:
             c = found[key] = Candidate(text)
         c.sources.add(source)
-        if where.get("block") is not None and c.block is None:
-            c.block = where["block"]
-        if where.get("span") is not None and c.span is None:
-            c.span = where["span"]
+        if block is not None and c.block is None:
+            c.block = block
+        if span is not None and c.span is None:
+            c.span = span
 
     for text, i, j, n in _head_spans(table.page.title):
         add(text, "head" if i == 0 and j == n - 1 else "headpart", span=(i, j, n))

@@ -137,7 +137,7 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
 
 def _date_part(text: str) -> bool:
     """Whether a short piece may be the start of a date: it has a digit or a month's name."""
-    return any(c.isdigit() for c in text) or any(w.lower().rstrip(".,") in MONTHS for w in text.split())
+    return any(map(str.isdigit, text)) or any(w.lower().rstrip(".,") in MONTHS for w in text.split())
 
 
 def _prose(text: str, iso: str) -> bool:
