@@ -195,7 +195,7 @@ def title_candidates(table: PageTable, signals: PageSignals, sources: TitleSourc
         text = " ".join(text.split())
         if not text or len(text) > MAX_TITLE:
             return
-        c = found.get(key := text.lower() if text.isascii() else _key(text))  # `_key` of a text spaced so
+        c = found.get(key := text.lower() if text.isascii() else _key(text))  # `_key`'s, the text spaced already
         if c is None:
             c = found[key] = Candidate(text)
         c.sources.add(source)
