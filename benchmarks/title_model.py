@@ -62,9 +62,9 @@ def page_rows(page: dict) -> dict:
     """The page's candidates, their features and labels, and the rule's title."""
     root = parse_html(page["html"])
     table = page_table(root)
-    sources = TitleSources.read(table, root)
-    rule, _ = rule_title(table, sources)
     signals = page_signals(root)
+    sources = TitleSources.read(table, signals)
+    rule, _ = rule_title(table, sources)
     cands = title_candidates(table, signals, sources)
     X = candidate_features(table, signals, sources, cands, rule) if cands else np.zeros((0, len(FEATURES)))
     texts = [c.text for c in cands.values()]

@@ -75,8 +75,9 @@ def _key(text: str) -> str:
 class TitleSources:
     """What the title step reads of a page besides its `<title>`: three `<meta>`s and its headline blocks.
 
-    Gathered in one pass over the blocks and one over the `<meta>` elements, so
-    the rule, the candidates and their features do not each walk the page again.
+    Gathered in one pass over the blocks (the `<meta>`s come with the page's
+    `page_signals`), so the rule, the candidates and their features do not each
+    walk the page again.
 
     Attributes:
         stated: the first ``og:title`` or ``twitter:title`` in the page.
@@ -104,38 +105,31 @@ class TitleSources:
         return found
 
     @classmethod
-    def read(cls, table: PageTable, root=None) -> TitleSources:
-        """The sources of `table`'s page; `root`: the parsed page, for its `<meta>`s (None: none)."""
-        metas = _metas(root, ("og:title", "twitter:title", "og:type")) if root is not None else {}
-        stated = min(((at, text) for key, (at, text) in metas.items() if key != "og:type"), default=(0, None))[1]
+    def read(cls, table: PageTable, signals: PageSignals | None = None) -> TitleSources:
+        """The sources of `table`'s page; `signals`: its `page_signals`, for its `<meta>`s (None: none)."""
         blocks, ancestors, elements = table.blocks, table.ancestors, table.elements
-        near = {a for anc in ancestors for a in anc[-2:]}  # each block's element and its parent
-        named = {a for a in near if not TITLE_WORDS.isdisjoint(elements[a][1])}
-        titled = frozenset(i for i, anc in enumerate(ancestors) if named and not named.isdisjoint(anc[-2:]))
-        tags = {i: tag for i, b in enumerate(blocks)  # a heading's path ends in "h1...", "h2..."
-                if b.path and b.path[-1][:1] == "h" and (tag := b.tag) in _HEADING_TAGS}
+        named: dict[int, bool] = {}  # per element a block is in or under: whether its class or id says title
+        titled = []
+        for i, anc in enumerate(ancestors):
+            for a in anc[-2:]:
+                says = named.get(a)
+                if says is None:
+                    says = named[a] = not TITLE_WORDS.isdisjoint(elements[a][1])
+                if says:
+                    titled.append(i)
+                    break
+        tags = {}
+        for i, b in enumerate(blocks):  # a heading's path ends in "h1...", "h2..."
+            if b.path and b.path[-1][:1] == "h" and (tag := b.tag) in _HEADING_TAGS:
+                tags[i] = tag
         headings = tuple((i, tags.get(i, blocks[i].tag), blocks[i].text) for i in sorted(tags.keys() | titled))
         h1s = tuple(text for _, tag, text in headings if tag == "h1")
-        return cls(stated, metas.get("og:title", (0, None))[1], metas.get("og:type", (0, ""))[1].lower(),
-                   headings, titled, h1s)
+        if signals is None:
+            return cls(None, None, "", headings, frozenset(titled), h1s)
+        return cls(signals.social_title, signals.og_title, signals.og_type, headings, frozenset(titled), h1s)
 
 
 _HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4"})
-
-
-def _metas(root, keys: tuple[str, ...]) -> dict[str, tuple[int, str]]:
-    """Per key of `keys`, (page order, spaces collapsed) of the first non-empty content of a
-    `<meta>` whose property or name it is: one walk of the page's `<meta>`s for all keys."""
-    found: dict[str, tuple[int, str]] = {}
-    for at, meta in enumerate(root.iter("meta")):
-        key = (meta.get("property") or meta.get("name") or "").lower()
-        if key in keys and key not in found:
-            content = " ".join((meta.get("content") or "").split())
-            if content:
-                found[key] = (at, content)
-                if len(found) == len(keys):
-                    break
-    return found
 
 
 def rule_title(table: PageTable, sources: TitleSources) -> tuple[str | None, int | None]:
@@ -148,11 +142,14 @@ def rule_title(table: PageTable, sources: TitleSources) -> tuple[str | None, int
                      if tag == "h1" and blocks[i].anchor_weight * 2 <= blocks[i].weight and len(text) <= MAX_TITLE),
                     (None, None))
     best, best_score = None, -1.0
+    first, second = refs[0], refs[1] if len(refs) > 1 else None
     for i, tag, text in sources.headings:
         if len(text) > MAX_TITLE or (tag not in ("h1", "h2", "h3") and i not in sources.titled):
             continue
         words = sources.words(text)
-        score = max(_dice(words, r) for r in refs)
+        score = _dice(words, first)
+        if second is not None:
+            score = max(score, _dice(words, second))
         score += H1_BONUS * (tag == "h1") - H3_MALUS * (tag == "h3")
         if score > best_score:
             best, best_score = i, score
@@ -192,20 +189,20 @@ def title_candidates(table: PageTable, signals: PageSignals, sources: TitleSourc
     """The page's distinct title texts (by their exact-match key), each with its sources."""
     found: dict[str, Candidate] = {}
 
-    def add(text: str, source: str, **where) -> None:
+    def add(text: str, source: str, block: int | None = None, span: tuple[int, int, int] | None = None) -> None:
         if "&" in text and ";" in text:  # escaped twice in the page ("SQL &amp;#x26; AI"): a reader sees "&"
             text = html.unescape(text)
         text = " ".join(text.split())
         if not text or len(text) > MAX_TITLE:
             return
-        c = found.get(key := _key(text))
+        c = found.get(key := text.lower() if text.isascii() else _key(text))  # `_key`'s, the text spaced already
         if c is None:
             c = found[key] = Candidate(text)
         c.sources.add(source)
-        if where.get("block") is not None and c.block is None:
-            c.block = where["block"]
-        if where.get("span") is not None and c.span is None:
-            c.span = where["span"]
+        if block is not None and c.block is None:
+            c.block = block
+        if span is not None and c.span is None:
+            c.span = span
 
     for text, i, j, n in _head_spans(table.page.title):
         add(text, "head" if i == 0 and j == n - 1 else "headpart", span=(i, j, n))
@@ -262,19 +259,40 @@ def candidate_features(table: PageTable, signals: PageSignals, sources: TitleSou
             float(any(s.source != "url" for s in signals.dates)),
             float(bool(signals.authors)), float(min(len(h1s), 5)), float(og_type == "website"),
             math.log1p(len(blocks)))
-    rows = []
-    for key, c in candidates.items():
-        w = words(c.text)
-        i, j, n = c.span or (-1, -9, 0)
-        rows.append([float(s in c.sources) for s in SOURCES] + [
-            len(c.sources & _AGREEING), _dice(w, head_w), _dice(w, og_w), _dice(w, h1_w), _dice(w, ld_w),
-            float(bool(og_w)), float(bool(h1_w)), float(bool(ld_w)),
-            float(i == 0), float(j == n - 1), (j - i + 1) / n if c.span else 0.0, n,
-            float(bool(w & site_w)), len(w & site_w) / max(len(w), 1),
-            (c.block if c.block is not None else n_blocks) / n_blocks, float(c.block is not None),
-            float(key == first_h1), math.log1p(len(c.text)), math.log1p(len(w)),
-            *page, float(key == rule_key), float(key in block_keys), float(bool(signals.titles))])
-    return np.array(rows, dtype=np.float64).reshape(len(rows), len(FEATURES))
+    # Column by column over all candidates (a column that is 0 for every candidate left as is).
+    cands, keys = list(candidates.values()), list(candidates)
+    X = np.zeros((len(cands), len(FEATURES)))
+    at = _FEATURE_AT
+    for r, c in enumerate(cands):
+        for s in c.sources:
+            if (col := _SOURCE_AT.get(s)) is not None:
+                X[r, col] = 1.0
+        if c.span:
+            i, j, n = c.span
+            X[r, at["hfirst"]:at["hn"] + 1] = (float(i == 0), float(j == n - 1), (j - i + 1) / n, n)
+    cand_w = [words(c.text) for c in cands]
+    X[:, at["nsrc"]] = [len(c.sources & _AGREEING) for c in cands]
+    for name, other in (("d_head", head_w), ("d_og", og_w), ("d_h1", h1_w), ("d_ld", ld_w)):
+        if other:
+            X[:, at[name]] = [_dice(w, other) for w in cand_w]
+    X[:, at["has_og"]:at["has_ld"] + 1] = (float(bool(og_w)), float(bool(h1_w)), float(bool(ld_w)))
+    if site_w:
+        X[:, at["site_in"]] = [float(bool(w & site_w)) for w in cand_w]
+        X[:, at["site_share"]] = [len(w & site_w) / max(len(w), 1) for w in cand_w]
+    X[:, at["pos"]] = [(c.block if c.block is not None else n_blocks) / n_blocks for c in cands]
+    X[:, at["isblock"]] = [float(c.block is not None) for c in cands]
+    X[:, at["first_h1"]] = [float(key == first_h1) for key in keys]
+    X[:, at["len"]] = [math.log1p(len(c.text)) for c in cands]
+    X[:, at["nw"]] = [math.log1p(len(w)) for w in cand_w]
+    X[:, at["p_art"]:at["p_nblocks"] + 1] = page
+    X[:, at["rule"]] = [float(key == rule_key) for key in keys]
+    X[:, at["inblock"]] = [float(key in block_keys) for key in keys]
+    X[:, at["p_own"]] = float(bool(signals.titles))
+    return X
+
+
+_SOURCE_AT = {s: i for i, s in enumerate(SOURCES)}
+_FEATURE_AT = {f: i for i, f in enumerate(FEATURES)}
 
 
 @lru_cache(maxsize=1)
@@ -304,11 +322,11 @@ def choose_title(table: PageTable, root=None, *, model: LinearScorer | None = No
     Returns:
         (title, block index); (None, None) for a page with no title anywhere.
     """
-    sources = TitleSources.read(table, root)
-    rule, rule_at = rule_title(table, sources)
     if root is None:
-        return rule, rule_at
+        return rule_title(table, TitleSources.read(table))
     page = signals() if signals is not None else page_signals(root)
+    sources = TitleSources.read(table, page)
+    rule, rule_at = rule_title(table, sources)
     model = model or title_model()
     if model is None or not page.titles:
         return rule, rule_at

@@ -52,10 +52,13 @@ class PageMetadata:
 
 
 def page_metadata(root, url: str | None = None, title: str | None = None, *, lang: str | None = None,
-                  reference: date | None = None, signals: PageSignals | None = None) -> PageMetadata:
+                  reference: date | None = None, signals: PageSignals | None = None,
+                  find_date: bool = True, find_author: bool = True) -> PageMetadata:
     """The date and author of a parsed page (`stemmer.blocks.parse_html`) by its statements and its headline.
 
     `signals`: the page's `page_signals`, where the caller has read them already.
+    `find_date` / `find_author` False: that one is left None (a caller that has it), and the
+    headline's surroundings are read only for what can still change the result.
     """
     if root is None:
         signals = signals or page_signals(None, url)
@@ -63,8 +66,10 @@ def page_metadata(root, url: str | None = None, title: str | None = None, *, lan
     if lang is None:
         lang = (root.get("lang") or "")[:2].lower() or None
     signals = signals or page_signals(root, url, lang=lang)
-    shown = visible_metadata(root, title, lang=lang, reference=reference)
-    return PageMetadata(*_date(signals, shown), *_author(signals, shown))
+    shown = visible_metadata(root, title, lang=lang, reference=reference, find_date=find_date,
+                             find_author=find_author and not _stated_authors(signals))
+    return PageMetadata(*(_date(signals, shown) if find_date else (None, None)),
+                        *(_author(signals, shown) if find_author else (None, None)))
 
 
 def _date(signals: PageSignals, shown: Visible) -> tuple[str | None, str | None]:
@@ -87,8 +92,13 @@ def _date(signals: PageSignals, shown: Visible) -> tuple[str | None, str | None]
     return None, None
 
 
+def _stated_authors(signals: PageSignals) -> list:
+    """The persons the page's statements name as its author (they outrank its byline)."""
+    return [s for s in signals.authors if s.source not in _WEAK_AUTHOR and "Organization" not in s.key]
+
+
 def _author(signals: PageSignals, shown: Visible) -> tuple[str | None, str | None]:
-    strong = [s for s in signals.authors if s.source not in _WEAK_AUTHOR and "Organization" not in s.key]
+    strong = _stated_authors(signals)
     if strong:
         return strong[0].value, strong[0].source
     if shown.author:
@@ -107,7 +117,8 @@ def add_metadata(result, root, *, lang: str | None = None, reference: date | Non
     if result.date is not None and result.author is not None:
         return result
     meta = page_metadata(root, result.url, result.title, lang=lang, reference=reference,
-                         signals=signals() if signals is not None else None)
+                         signals=signals() if signals is not None else None,
+                         find_date=result.date is None, find_author=result.author is None)
     changes = {}
     if result.date is None and meta.date is not None:
         changes.update(date=meta.date, date_from=meta.date_from)

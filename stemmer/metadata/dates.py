@@ -60,11 +60,17 @@ EARLIEST_YEAR = 1990  # a page's date before the web is a date in its text, not 
 LATEST_YEAR = 2100
 
 _DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩０１２３４５６７８９", "0123456789" * 3)
-_WORD = r"[^\W\d_](?:[^\W\d_]|[\u064b-\u065f\u0670])*\.?"  # a word, with Arabic-script marks (مهٔ)
+# A word, with Arabic-script marks (مهٔ); possessive (*+): what follows a word in each pattern
+# below is never a letter or a mark, so giving one back could not match, only cost time.
+_WORD = r"[^\W\d_](?:[^\W\d_]|[\u064b-\u065f\u0670])*+\.?"
 _TIME = re.compile(r"\s*(?:(?:at|à|a las|alle|um|às|om|o|saat|в|-)\s+|[T,]\s*)?"
                    r"(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\.\d+)?\s*(am|pm|a\.m\.|p\.m\.)?"
                    r"\s*(z\b|utc\b|gmt\b|[+-]\d{2}:?\d{2}\b)?", re.I)
 _ANY_DIGIT = re.compile(r"\d")
+# What every written date has (a 4-digit year, or the "5/9/20" of a numeric date): a text
+# without either holds none (`_DIGITS` maps digits to digits, so it may be asked before).
+_MAY_HOLD_DATE = re.compile(r"\d{4}|\d[-/.]\d")
+_YEAR_DIGITS = re.compile(r"\d{4}")  # what every date but a numeric one ("5/9/20") has
 _ISO_START = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:Z|[+-]\d{2}:?\d{2})?)?\s*",
                         re.I)
 _ISO = re.compile(r"(?<!\d)(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?!\d)")
@@ -132,6 +138,8 @@ def parse_date(text: str | None, *, lang: str | None = None, day_first: bool | N
         return None
     if len(text) > 500:
         text = text[:500]
+    if reference is None and not _MAY_HOLD_DATE.search(text):  # most texts of a page, at a regex's cost
+        return None
     if not text.isascii():
         text = text.translate(_DIGITS)
     if (m := _ISO_START.match(text)) and m.end() == len(text):  # the usual machine-readable form, quickly
@@ -177,20 +185,27 @@ def _first_date(text: str, month_first: bool, forced: bool) -> tuple[date, int] 
             except ValueError:
                 pass
 
-    if (m := _ISO.search(text)) or (m := _CJK.search(text)):
+    year = _YEAR_DIGITS.search(text) is not None  # else only a numeric date can be here
+    dashed = "-" in text or "/" in text or "." in text  # what ISO and numeric dates need ("March 5, 2024" has none)
+    if year and ((dashed and (m := _ISO.search(text)))
+                 or ((dashed or "年" in text or "년" in text) and (m := _CJK.search(text)))):
         y, mo, d = (int(m[1]), int(m[3]), int(m[4])) if m.re is _ISO else (int(m[1]), int(m[2]), int(m[3]))
         take(m.start(), m.end(), y, mo, d)
-    if (m := _COMPACT.search(text)) and (m[4] or m.end() - m.start() == len(text.strip())):
+    if year and (m := _COMPACT.search(text)) and (m[4] or m.end() - m.start() == len(text.strip())):
         take(m.start(), m.end(), int(m[1]), int(m[2]), int(m[3]))  # 20240305 alone, or with a time
-    if m := _NUMERIC.search(text):
+    if dashed and (m := _NUMERIC.search(text)):
         a, b, y = int(m[1]), int(m[3]), int(m[4])
         y += 2000 if y < 100 else 0
         if a > 12 or (b <= 12 and not (month_first and (forced or m[2] == "/"))):
             take(m.start(), m.end(), y, b, a)
         else:
             take(m.start(), m.end(), y, a, b)
-    for rx, order in ((_NAME_DAY_YEAR, "mdy"), (_DAY_NAME_YEAR, "dmy"), (_YEAR_NAME_DAY, "ymd")):
+    for rx, order in ((_NAME_DAY_YEAR, "mdy"), (_DAY_NAME_YEAR, "dmy"), (_YEAR_NAME_DAY, "ymd")) if year else ():
+        if best is not None and best[0] == 0:
+            break  # no date starts earlier
         for m in rx.finditer(text):
+            if best is not None and m.start() >= best[0]:
+                break  # nor could it be taken, or a later one
             parts = dict(zip(order, (m[1], m[2], m[3])))
             month = _month(parts["m"])
             if month is not None:

@@ -34,6 +34,8 @@ AUTHOR_META = ("author", "article:author", "og:article:author", "dc.creator", "d
                "parsely-author", "byl", "citation_author", "book:author")  # not twitter:creator: a handle
 TITLE_META = ("og:title", "twitter:title", "headline", "dc.title", "parsely-title", "sailthru.title")
 SITE_META = ("og:site_name", "application-name", "apple-mobile-web-app-title", "twitter:site")
+# Meta tags the title step reads by their first value (`PageSignals.og_title`, ...).
+_SOCIAL_META = frozenset({"og:title", "twitter:title", "og:type"})
 # JSON-LD types that describe the page's own content (their fields win over a WebSite's or an Organization's).
 CREATIVE_TYPES = frozenset({
     "article", "newsarticle", "blogposting", "reportagenewsarticle", "analysisnewsarticle", "opinionnewsarticle",
@@ -82,6 +84,10 @@ class PageSignals:
         authors: author names, cleaned (`clean_author`); several names in one value are joined by ", ".
         titles: the page's own titles (JSON-LD headline, og:title, ...), not `<title>`.
         site_names: the site's names (og:site_name, JSON-LD publisher/WebSite name).
+        og_title, og_type, social_title: the first ``og:title``, ``og:type`` and (of the
+            two, the one first in the page) ``og:title`` or ``twitter:title`` `<meta>` by its
+            property or name, spaces collapsed, as the title step reads them
+            (`stemmer.classify.title`); None, "" where the page has none.
     """
 
     dates: tuple[Signal, ...] = ()
@@ -89,6 +95,9 @@ class PageSignals:
     authors: tuple[Signal, ...] = ()
     titles: tuple[Signal, ...] = ()
     site_names: tuple[Signal, ...] = ()
+    og_title: str | None = None
+    og_type: str = ""
+    social_title: str | None = None
 
     @property
     def date(self) -> Signal | None:
@@ -126,12 +135,13 @@ def page_signals(root, url: str | None = None, *, lang: str | None = None) -> Pa
     for el in tagged:
         (metas if el.tag == "meta" else scripts if el.tag == "script" else times).append(el)
     _read_json_ld(scripts, dates, modified, authors, titles, sites, lang)
-    _read_meta(metas, dates, modified, authors, titles, sites, lang)
+    social = _read_meta(metas, dates, modified, authors, titles, sites, lang)
     _read_microdata(props, dates, authors, lang)
     _read_time(times, dates, lang)
     dates.extend(_url_dates(url))
     _read_rel_author(rels, authors)
-    return PageSignals(_unique(dates), _unique(modified), _unique(authors), _unique(titles), _unique(sites))
+    return PageSignals(_unique(dates), _unique(modified), _unique(authors), _unique(titles), _unique(sites),
+                       social.get("og:title"), social.get("og:type", "").lower(), social.get("social"))
 
 
 def _statement_elements(root) -> tuple[list, list, list]:
@@ -257,13 +267,21 @@ def _names(value, by_id: dict, depth: int = 0):
 
 # --- meta tags, microdata, <time>, URL, author links ------------------------------------------------------------
 
-def _read_meta(metas, dates, modified, authors, titles, sites, lang) -> None:
+def _read_meta(metas, dates, modified, authors, titles, sites, lang) -> dict[str, str]:
+    """The statements of the `<meta>`s; returns the first ``og:title``, ``og:type`` and as ``social``
+    the first ``og:title`` or ``twitter:title`` (`PageSignals.og_title`, ...)."""
     found: dict[str, list[str]] = {}
+    social: dict[str, str] = {}
     for meta in metas:
-        key = (meta.get("property") or meta.get("name") or meta.get("itemprop") or meta.get("http-equiv") or "")
+        named = meta.get("property") or meta.get("name")
+        key = (named or meta.get("itemprop") or meta.get("http-equiv") or "")
         content = (meta.get("content") or "").strip()
         if key and content:
             found.setdefault(key.lower(), []).append(content)
+            if named and (named := named.lower()) in _SOCIAL_META and named not in social:
+                social[named] = " ".join(content.split())
+                if named != "og:type":
+                    social.setdefault("social", social[named])
     for keys, out, kind in ((PUBLISHED_META, dates, "date"), (MODIFIED_META, modified, "date"),
                             (AUTHOR_META, authors, "author"), (TITLE_META, titles, "text"),
                             (SITE_META, sites, "text")):
@@ -273,6 +291,7 @@ def _read_meta(metas, dates, modified, authors, titles, sites, lang) -> None:
                 if value:
                     source = "itemprop" if key in ("datepublished", "datecreated", "datemodified") else "meta"
                     out.append(Signal(value, source, key, raw))
+    return social
 
 
 def _read_microdata(props, dates, authors, lang) -> None:

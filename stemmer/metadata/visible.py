@@ -19,14 +19,16 @@ from stemmer.metadata.dates import MONTHS, parse_date
 
 AFTER = 30   # text pieces read after the headline (a header's date, byline, reading time, share links)
 BEFORE = 8   # and before it (a kicker line: category and date)
+BYLINE_BEFORE = 2  # of which a byline may be in the nearest two ("By Jane Doe" above the headline)
 PROSE = 80   # characters: a longer piece is prose, unless its date opens it
 _SKIP = frozenset({"script", "style", "noscript", "template", "button", "select", "option", "svg", "head",
                    "textarea", "iframe"})
 _UPDATED = re.compile(r"updat|modif|edited|revised|aktualisiert|mis à jour|actualizado|aggiornat|atualizad|"
                       r"bijgewerkt|zaktualizowan|güncellen|обновлен|更新|업데이트", re.I)
 _LABEL_AFTER = re.compile(r"^\s*(?:に|에|에서)")
-_HEADINGS = ("//body//*[self::h2 or self::h3 or self::h4 or contains(@class, 'title') or contains(@class, 'headline')]"
-             "[not(self::a or self::meta or self::img)]")
+# Where a page without <h1> puts its headline: another heading, or an element whose class names a title.
+_OTHER_HEADINGS = frozenset({"h2", "h3", "h4"})
+_NEVER_HEADLINE = frozenset({"a", "meta", "img"})
 _BYLINE_CLASS = re.compile(r"author|byline|writer|posted-?by", re.I)
 _NOT_BYLINE_CLASS = re.compile(r"comment|avatar|bio|description|about|follow|social|share|image|photo|img", re.I)
 
@@ -62,51 +64,80 @@ def headline_element(root, title: str | None):
     h1s = list(root.iter("h1"))
     if title and (len(h1s) != 1):
         wanted = " ".join(title.split()).casefold()
-        for h in h1s or root.xpath(_HEADINGS):
+        for h in h1s or _title_like(root):
             if " ".join(" ".join(h.itertext()).split()).casefold() == wanted:
                 return h
     return h1s[0] if h1s else None
 
 
+def _title_like(root):
+    """The elements in a `<body>` of the page's document that are h2-h4 or have "title" or "headline"
+    in their class (but links, metas and images), in page order; lazily, as the first that reads as
+    the title ends the search (what an XPath would select, without a walk of the whole page in XPath).
+
+    The whole document: a page may parse into more than one `<html>` (`root` and its siblings).
+    """
+    top = root.getroottree().getroot()
+    tops = [*reversed(list(top.itersiblings(preceding=True))), top, *top.itersiblings()]
+    for body in (body for t in tops if isinstance(t.tag, str) for body in t.iter("body")):
+        if any(a.tag == "body" for a in body.iterancestors()):
+            continue  # inside a body already walked
+        for el in body.iterdescendants():
+            tag = el.tag
+            if tag in _OTHER_HEADINGS:
+                yield el
+            elif type(tag) is str and tag not in _NEVER_HEADLINE:
+                cls = el.get("class")
+                if cls and ("title" in cls or "headline" in cls):
+                    yield el
+
+
 def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
-                     reference: date | None = None) -> Visible:
-    """The date and byline shown around the page's headline (`headline_element`); empty without one."""
+                     reference: date | None = None, find_date: bool = True, find_author: bool = True) -> Visible:
+    """The date and byline shown around the page's headline (`headline_element`); empty without one.
+
+    `find_date` / `find_author` False: that one is not looked for (a caller that has it already),
+    and its fields stay None; without `find_author`, `updated` is looked for only until a date is found.
+    """
+    if not (find_date or find_author):
+        return Visible()
     head = headline_element(root, title)
     if head is None:
         return Visible()
-    pieces = _pieces_after(head, AFTER) + _pieces_before(head, BEFORE)
-    at = {p.distance: p for p in pieces}  # page order: the piece before `p` is at p.distance - 1
-    pieces.sort(key=lambda p: (p.distance < 0, abs(p.distance)))  # after the headline first, nearest first
+    pieces = _Around(head, BEFORE if find_date else BYLINE_BEFORE)
     found_date = updated = author = date_text = None
     above = False
-    for p in pieces:
-        text, before, after = p.text, at.get(p.distance - 1), at.get(p.distance + 1)
-        iso = parse_date(text, lang=lang, reference=reference)
-        if iso is None and after is not None and len(text) < 20 and _date_part(text):
-            text = f"{text} {after.text}"  # a date cut in two: "Dec" "4, 2025"
-            iso = parse_date(text, lang=lang, reference=reference)
-        if iso and not _prose(text, iso):
-            label = f"{text} {_classes(p.owner)}"
-            if before is not None and len(before.text) < 30 and not _LABEL_AFTER.match(before.text):
-                label += " " + before.text  # "Updated:" "March 2, 2024"
-            if after is not None and _LABEL_AFTER.match(after.text):
-                label += " " + after.text   # "2025-01-08" "に更新" (Japanese and Korean label after the date)
-            if found_date is None and (updated is None or not _UPDATED.search(label)):
-                date_text, above = text, p.distance < 0
-            if _UPDATED.search(label):
-                updated = updated or iso
-            else:
-                found_date = found_date or iso
-        if author is None and p.distance >= -2 and len(p.text) < 120:
+    for p in pieces:  # after the headline first, nearest first
+        text, before, after = p.text, pieces.at(p.distance - 1), pieces.at(p.distance + 1)
+        if find_date:
+            # A long piece is prose unless a date opens it (`_prose`): read whole only if one does.
+            opened = len(text) <= PROSE or parse_date(text[:PROSE // 2]) is not None
+            iso = parse_date(text, lang=lang, reference=reference) if opened else None
+            if iso is None and after is not None and len(text) < 20 and _date_part(text):
+                text = f"{text} {after.text}"  # a date cut in two: "Dec" "4, 2025"
+                iso = parse_date(text, lang=lang, reference=reference)
+            if iso and not _prose(text, iso):
+                label = f"{text} {_classes(p.owner)}"
+                if before is not None and len(before.text) < 30 and not _LABEL_AFTER.match(before.text):
+                    label += " " + before.text  # "Updated:" "March 2, 2024"
+                if after is not None and _LABEL_AFTER.match(after.text):
+                    label += " " + after.text   # "2025-01-08" "に更新" (Japanese and Korean label after the date)
+                if found_date is None and (updated is None or not _UPDATED.search(label)):
+                    date_text, above = text, p.distance < 0
+                if _UPDATED.search(label):
+                    updated = updated or iso
+                else:
+                    found_date = found_date or iso
+        if find_author and author is None and p.distance >= -BYLINE_BEFORE and len(p.text) < 120:
             author = _byline(p, after)
-        if found_date and author:
+        if (found_date or not find_date) and (author or not find_author):
             break
     return Visible(found_date, updated, author, date_text, above)
 
 
 def _date_part(text: str) -> bool:
     """Whether a short piece may be the start of a date: it has a digit or a month's name."""
-    return any(c.isdigit() for c in text) or any(w.lower().rstrip(".,") in MONTHS for w in text.split())
+    return any(map(str.isdigit, text)) or any(w.lower().rstrip(".,") in MONTHS for w in text.split())
 
 
 def _prose(text: str, iso: str) -> bool:
@@ -138,6 +169,42 @@ def _classes(el) -> str:
         words += [el.get("class") or "", el.get("id") or "", el.get("itemprop") or "", el.get("rel") or ""]
         el = el.getparent()
     return " ".join(words)
+
+
+class _Around:
+    """The text pieces around a headline, walked only as far as they are read: most pages show
+    their date in the first pieces after it, and the search ends there.
+
+    Iterates the `AFTER` pieces after the headline, nearest first, then `before` pieces before it;
+    `at(distance)` is the piece at that distance (negative: before), None where there is none.
+    """
+
+    FIRST = 8  # pieces after the headline walked at first; all `AFTER` once one past them is asked
+
+    def __init__(self, head, before: int):
+        self.head, self.before_limit = head, before
+        first = min(self.FIRST, AFTER)
+        self.after = _pieces_after(head, first)
+        self.all_after = len(self.after) < first  # the walk ran out before the limit
+        self.before: list[Piece] | None = None
+
+    def at(self, distance: int) -> Piece | None:
+        if distance > 0:
+            if distance > len(self.after) and not self.all_after:
+                self.after, self.all_after = _pieces_after(self.head, AFTER), True
+            return self.after[distance - 1] if distance <= len(self.after) else None
+        if distance < 0:
+            if self.before is None:
+                self.before = _pieces_before(self.head, self.before_limit)
+            return self.before[-distance - 1] if -distance <= len(self.before) else None
+        return None
+
+    def __iter__(self):
+        for step in (1, -1):
+            distance = step
+            while (p := self.at(distance)) is not None:
+                yield p
+                distance += step
 
 
 def _pieces_after(head, limit: int) -> list[Piece]:

@@ -89,7 +89,7 @@ def test_a_date_in_the_url_is_not_a_page_feature():
 
     root = parse_html(ARTICLE.replace("<meta property='article:published_time' content='2024-03-05'>", ""))
     table = page_table(root)
-    sources = title_module.TitleSources.read(table, root)
+    sources = title_module.TitleSources.read(table, page_signals(root))
     rule = title_module.rule_title(table, sources)[0]
     rows = []
     for url in (None, "https://news.example/2024/03/05/storm"):
@@ -116,7 +116,8 @@ def test_a_heading_escaped_twice_is_a_candidate_as_a_reader_sees_it():
                       "<meta property='og:title' content='12 Tools for 2026 | Python, SQL &amp; AI | Splunk'>"
                       "</head><body><h1>12 Tools for 2026 | Python, SQL &amp;#x26; AI</h1><p>text</p></body></html>")
     table = page_table(root)
-    cands = title_module.title_candidates(table, page_signals(root), title_module.TitleSources.read(table, root))
+    signals = page_signals(root)
+    cands = title_module.title_candidates(table, signals, title_module.TitleSources.read(table, signals))
     part = cands["12 tools for 2026 | python, sql & ai"]
     assert part.sources == {"headpart", "h1"} and part.block == 0
     assert not any("&#" in c.text for c in cands.values())

@@ -59,3 +59,12 @@ def test_a_person_stated_as_author_beats_the_byline_and_the_byline_beats_an_orga
     assert (org.author, org.author_from) == ("Jane Doe", "byline")
     assert page_metadata(page('<h1>A</h1>', ld={"@type": "Article", "author": {"@type": "Organization",
                                                                               "name": "Acme"}})).author == "Acme"
+
+
+def test_what_the_caller_has_is_not_looked_for():
+    root = page('<h1>A</h1><p class="byline">By Ann Lee</p><p>March 5, 2024</p>')
+    assert (page_metadata(root).date, page_metadata(root).author) == ("2024-03-05", "Ann Lee")
+    meta = page_metadata(root, find_date=False)
+    assert (meta.date, meta.author, meta.author_from) == (None, "Ann Lee", "byline")
+    meta = page_metadata(root, find_author=False)
+    assert (meta.date, meta.date_from, meta.author) == ("2024-03-05", "visible", None)

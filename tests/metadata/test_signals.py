@@ -76,3 +76,11 @@ def test_json_ld_that_only_lenient_json_reads_is_read():
     signals = page_signals(page(head=head))
     assert (signals.date.value, signals.author.value) == ("2024-03-05", "Jane Doe")
     assert [t.value for t in signals.titles] == ["Two lines"]
+
+
+def test_the_title_step_s_meta_tags_first_in_the_page():
+    signals = page_signals(page(head='<meta name="twitter:title" content="  Short  one "><meta property="og:title" '
+                                     'content=""><meta property="og:title" content="Long one"><meta property="og:type" '
+                                     'content="Article"><meta itemprop="og:title" content="not by property or name">'))
+    assert (signals.social_title, signals.og_title, signals.og_type) == ("Short one", "Long one", "article")
+    assert (page_signals(page()).social_title, page_signals(page()).og_type) == (None, "")

@@ -45,3 +45,21 @@ def test_a_japanese_label_after_its_date():
     shown = visible_metadata(page('<h1>レビュー</h1><div class="article-meta"><span>2025-01-08</span><span>に更新</span>'
                                   '<span>2024-05-06</span><span>に投稿</span></div>'), lang="ja")
     assert (shown.date, shown.updated) == ("2024-05-06", "2025-01-08")
+
+
+def test_what_is_not_looked_for_stays_empty_and_the_rest_is_as_a_full_read():
+    root = page('<p>By Ann Lee</p><h1>Storm</h1><p>Updated May 2, 2024</p>'
+                + "".join(f"<p>line {i}</p>" for i in range(12)) + '<p>March 5, 2024</p><p class="byline">Bob Roe</p>')
+    full = visible_metadata(root)
+    assert (full.date, full.updated, full.author) == ("2024-03-05", "2024-05-02", "Bob Roe")
+    dated = visible_metadata(root, find_author=False)
+    assert (dated.date, dated.date_text, dated.author) == (full.date, full.date_text, None)
+    named = visible_metadata(root, find_date=False)
+    assert (named.date, named.updated, named.author) == (None, None, "Bob Roe")
+    assert visible_metadata(root, find_date=False, find_author=False) == visible_metadata(page("<p>x</p>"))
+
+
+def test_a_date_that_opens_a_long_piece_counts_and_one_inside_it_does_not():
+    prose = "the storm reached the coast after many days at sea, as the forecasters had said it would"
+    assert visible_metadata(page(f"<h1>A</h1><p>March 5, 2024 — {prose}</p>")).date == "2024-03-05"
+    assert visible_metadata(page(f"<h1>A</h1><p>On {prose}, on March 5, 2024.</p>")).date is None
