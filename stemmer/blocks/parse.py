@@ -241,8 +241,9 @@ def _hidden_pop_ups(css: str) -> set[str]:
             for part in selector(k).split(","):
                 if (sm := _SIMPLE_SELECTOR.fullmatch(part)) and _POPS_UP.search(name := sm.group(1) + sm.group(2)):
                     hidden.add(name)
-    if hidden:
-        hidden -= {a + b for k in rules(hides=False) for a, b in _NAMED.findall(selector(k))}
+    if hidden:  # a selector holding no hidden name within it shows none (most: skip their regex)
+        hidden -= {a + b for k in rules(hides=False) if any(name in (sel := selector(k)) for name in hidden)
+                   for a, b in _NAMED.findall(sel)}
     return hidden
 
 
