@@ -147,6 +147,27 @@ def test_both_walkers_agree_on_random_tag_soup():
             assert_same_walk(root)
 
 
+@compiled
+def test_the_compiled_encoding_of_ascii_attributes_equals_encode():
+    from stemmer.blocks._walker import encode_ascii
+    from stemmer.blocks.block import _encode
+    # words, cases, repeats, prefixes of one another, every ASCII space, a space inside an id
+    pool = ["a", "B", "post", "Post", "post-body", "x-1", "hidden", "zz", "a b", " ", "\t", "\n", "\x0b", "\x0c",
+            "\r", "\x1c", "\x1f", "é"]
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(20000):
+        cls, ident = ("".join(rng.choice(pool) for _ in range(rng.randint(0, 6))) if rng.random() < 0.9 else None
+                      for _ in range(2))
+        encoded = encode_ascii("div", cls, ident)
+        if encoded is None:  # not ASCII: block.encode's
+            assert "é" in (cls or "") + (ident or "")
+            continue
+        checked += 1
+        assert encoded == _encode("div", cls, ident), (cls, ident)
+    assert checked > 10000
+
+
 def rss_kb() -> int:
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
