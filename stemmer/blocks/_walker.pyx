@@ -709,15 +709,33 @@ def walk(root, bint with_links, bint skip_hidden, recorder=None):
             w.end(node, True)
 
 
+cdef tuple _LANDMARKS = (b"main", b"article", b"section", b"header", b"footer", b"nav", b"aside")
+
+
+cdef bint _holds_landmark(xmlNode* top):
+    """Whether an element below `top` is one of `_LANDMARKS` (`stemmer.blocks.parse._LANDMARKS`)."""
+    cdef int depth = 0
+    cdef xmlNode* node = _next_in_order(top, top, &depth)
+    cdef bytes name
+    while node is not NULL:
+        if node.ns is NULL:
+            for name in _LANDMARKS:
+                if strcmp(<const char*>node.name, name) == 0:
+                    return True
+        node = _next_in_order(node, top, &depth)
+    return False
+
+
 def parse_checks(root, int limit):
     """What `stemmer.blocks.parse.parse_html` looks for after parsing, in one walk of the elements.
 
     Returns:
         (whether an element lies `limit` or more levels of elements below `root`, the
-        `<style>` elements at or below it, the `<noscript>` elements in its `<body>`):
-        what ``bool(root.xpath("*/" * limit))``, ``list(root.iter("style"))`` and
-        ``list(root.find("body").iter("noscript"))`` (none without a body) find, in
-        document order; the lists are None where the first is True (the walk stops there).
+        `<style>` elements at or below it, the `<noscript>` elements in its `<body>`, the
+        `<button>` elements holding a landmark): what ``bool(root.xpath("*/" * limit))``,
+        ``list(root.iter("style"))``, ``list(root.find("body").iter("noscript"))`` (none without
+        a body) and `stemmer.blocks.parse._swallowing_buttons` find, in document order; the
+        lists are None where the first is True (the walk stops there).
     """
     cdef xmlNode* top = (<cetree._Element?>root)._c_node
     cdef cetree._Document doc = (<cetree._Element>root)._doc
@@ -725,12 +743,12 @@ def parse_checks(root, int limit):
     cdef xmlNode* body = _next_element(top.children)
     cdef int depth = 0
     cdef bint in_body = False
-    cdef list styles = [], noscripts = []
+    cdef list styles = [], noscripts = [], buttons = []
     while body is not NULL and not (body.ns is NULL and strcmp(<const char*>body.name, "body") == 0):
         body = _next_element(body.next)
     while node is not NULL:
         if depth >= limit:
-            return True, None, None
+            return True, None, None, None
         if depth == 1:  # a child of `top`: the elements below it are in the body where it is the body
             in_body = node is body
         if node.ns is NULL:
@@ -738,8 +756,10 @@ def parse_checks(root, int limit):
                 styles.append(cetree.elementFactory(doc, node))
             elif in_body and strcmp(<const char*>node.name, "noscript") == 0:
                 noscripts.append(cetree.elementFactory(doc, node))
+            elif strcmp(<const char*>node.name, "button") == 0 and _holds_landmark(node):
+                buttons.append(cetree.elementFactory(doc, node))
         node = _next_in_order(node, top, &depth)
-    return False, styles, noscripts
+    return False, styles, noscripts, buttons
 
 
 def statement_elements(root):

@@ -46,13 +46,17 @@ def parse_html(html: str | bytes, *, name: str | None = None):
         return None
     if root.find("body") is None and (repaired := _close_runaway_title(root, data)) is not None:
         root = repaired
-    _open_swallowing_buttons(root)
-    too_deep, styles, noscripts = _checks(root)
+    too_deep, styles, noscripts, buttons = _checks(root)
     if too_deep:
+        for button in _swallowing_buttons(root):  # before the flattening moves what they hold
+            button.tag = "div"
         for el in root.xpath(_DEEP):
             _flatten(el)
         log.warning("%s: elements nested deeper than %d made siblings", name or "a page", MAX_DEPTH)
         styles, noscripts = _styles_and_noscripts(root)
+    else:
+        for button in buttons:
+            button.tag = "div"
     _show_noscript(root, noscripts)
     _hide_by_stylesheet(root, styles)
     return root
@@ -86,28 +90,26 @@ def _close_runaway_title(root, data: bytes):
 _LANDMARKS = ("main", "article", "section", "header", "footer", "nav", "aside")
 
 
-def _open_swallowing_buttons(root) -> None:
-    """Read as a plain ``div`` a `<button>` that holds the page's landmarks.
+def _swallowing_buttons(root) -> list:
+    """The `<button>` elements that hold the page's landmarks: `parse_html` reads them as a plain ``div``.
 
     libxml2 ignores ``</button>`` while an element opened inside the button is
     still open (``<button><div></button>``), so the rest of the page lands in the
     button, which the walkers skip as a control, and the page came out empty.
     A browser closes the button there (mceb 0044, wcxb dev-4708 and test-5613).
     """
-    for button in list(root.iter("button")):
-        if next(button.iter(*_LANDMARKS), None) is not None:
-            button.tag = "div"
+    return [button for button in root.iter("button") if next(button.iter(*_LANDMARKS), None) is not None]
 
 
-def _checks(root) -> tuple[bool, list | None, list | None]:
-    """Whether an element lies `MAX_DEPTH` levels below the root, the `<style>` elements and the
-    `<noscript>` elements of the body (None, None where the first is True): in one walk in C with the
-    compiled walker (the XPath alone costs a quarter of a parse)."""
+def _checks(root) -> tuple[bool, list | None, list | None, list | None]:
+    """Whether an element lies `MAX_DEPTH` levels below the root, the `<style>` elements, the
+    `<noscript>` elements of the body and the `_swallowing_buttons` (None, None, None where the
+    first is True): in one walk in C with the compiled walker (the XPath alone costs a quarter of a parse)."""
     if _walkers.WALKER == "compiled":
         return _walkers.parse_checks(root, MAX_DEPTH)
     if root.xpath(_DEEP):
-        return True, None, None
-    return False, *_styles_and_noscripts(root)
+        return True, None, None, None
+    return False, *_styles_and_noscripts(root), _swallowing_buttons(root)
 
 
 def _styles_and_noscripts(root) -> tuple[list, list]:

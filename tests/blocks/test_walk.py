@@ -221,15 +221,20 @@ def test_the_compiled_parse_checks_find_what_lxml_finds(depth):
     from lxml import etree
 
     from stemmer.blocks.segment import parse_checks
+    from stemmer.blocks.parse import _swallowing_buttons
     html = (f"<html><head><style>a{{}}</style></head><body><!-- c --><p>x<noscript>n</noscript></p>"
+            f"<button>b<span><nav>n</nav></span></button><button><b>x</b></button>"
+            f"<button><div><button><footer>f</footer></button></div></button>"
             f"{'<div>' * depth}deep<style>b{{}}</style><noscript><img></noscript>{'</div>' * depth}"
             "<?pi x?><p>t</p></body><noscript>after</noscript></html>")
     root = etree.fromstring(html.encode(), etree.HTMLParser(huge_tree=True))
     body = root.find("body")
+    assert len(_swallowing_buttons(root)) == 3
     for limit in (1, 2, 3, 255, 256, 257, 258):
         deeper = bool(root.xpath("/".join(["*"] * limit)))
-        found = (deeper, None, None) if deeper else (False, list(root.iter("style")), list(body.iter("noscript")))
+        found = (deeper, None, None, None) if deeper else (
+            False, list(root.iter("style")), list(body.iter("noscript")), _swallowing_buttons(root))
         assert parse_checks(root, limit) == found, limit
     no_body = etree.fromstring(b"<html><head><noscript>x</noscript><style>a</style></head></html>",
                                etree.HTMLParser())
-    assert parse_checks(no_body, 256) == (False, list(no_body.iter("style")), [])
+    assert parse_checks(no_body, 256) == (False, list(no_body.iter("style")), [], [])
