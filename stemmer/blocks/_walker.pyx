@@ -8,15 +8,15 @@ without an lxml proxy object per element.  Built where the install has a C
 compiler (setup.py); `stemmer.blocks.segment` falls back to the Python walker.
 """
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE, PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
-
-cdef extern from "Python.h":
-    const void* PyUnicode_DATA(object text)
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcmp, memcpy, strcmp, strlen
 
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
 cimport lxml.includes.etreepublic as cetree
+
+cdef extern from "Python.h":
+    const void* PyUnicode_DATA(object text)  # a str's characters (one byte each in an ASCII str)
 
 from stemmer.blocks.block import (BLOCK_TAGS, CHOP_TAGS, CJK_WEIGHT, SKIP_TAGS, Block, block_text, encode, is_hidden,
                                   is_permalink, is_screen_reader_only, may_be_permalink)
