@@ -8,12 +8,15 @@ without an lxml proxy object per element.  Built where the install has a C
 compiler (setup.py); `stemmer.blocks.segment` falls back to the Python walker.
 """
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE, PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
-from libc.stdlib cimport free, realloc
-from libc.string cimport memcpy, strcmp, strlen
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memchr, memcmp, memcpy, strcmp, strlen
 
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
 cimport lxml.includes.etreepublic as cetree
+
+cdef extern from "Python.h":
+    const void* PyUnicode_DATA(object text)  # a str's characters (one byte each in an ASCII str)
 
 from stemmer.blocks.block import (BLOCK_TAGS, CHOP_TAGS, CJK_WEIGHT, SKIP_TAGS, Block, block_text, encode, is_hidden,
                                   is_permalink, is_screen_reader_only, may_be_permalink)
@@ -330,6 +333,86 @@ cdef inline bint _is_pre(tuple path):
 cdef dict _ENCODINGS = {}  # (tag, class, id) -> encoding: a site repeats its few many times
 
 
+cdef struct Token:
+    const char* data
+    Py_ssize_t len
+
+
+cdef inline bint _token_before(Token a, Token b) noexcept nogil:
+    """str order of two ASCII tokens: by bytes, a prefix first."""
+    cdef Py_ssize_t n = a.len if a.len < b.len else b.len
+    cdef int c = memcmp(a.data, b.data, n)
+    return c < 0 or (c == 0 and a.len < b.len)
+
+
+cpdef str encode_ascii(str tag, object cls, object ident):
+    """`stemmer.blocks.block.encode` where the tag, class and id are ASCII (else None): the class's
+    words lower-cased, once each, sorted, and the id stripped and lower-cased, in one buffer."""
+    cdef const char* data
+    cdef Py_ssize_t n, i, j, start, n_tokens = 0, size
+    cdef Token* tokens = NULL
+    cdef Token token
+    cdef char* out = NULL
+    cdef char* low = NULL
+    if not tag.isascii() or (cls and not (<str>cls).isascii()) or (ident and not (<str>ident).isascii()):
+        return None
+    n = (len(<str>cls) if cls else 0) + (len(<str>ident) if ident else 0)
+    size = len(tag) + 2 * n + 2
+    low = <char*>malloc(n + 1)
+    out = <char*>malloc(size)
+    tokens = <Token*>malloc((n // 2 + 1) * sizeof(Token))
+    try:
+        if low is NULL or out is NULL or tokens is NULL:
+            raise MemoryError()
+        memcpy(out, PyUnicode_DATA(tag), len(tag))
+        size = len(tag)
+        if cls:
+            data = <const char*>PyUnicode_DATA(<str>cls)
+            n = len(<str>cls)
+            for i in range(n):
+                low[i] = data[i] + 32 if 65 <= data[i] <= 90 else data[i]
+            i = 0
+            while i < n:
+                while i < n and _ascii_space(<unsigned char>low[i]):
+                    i += 1
+                if i >= n:
+                    break
+                start = i
+                while i < n and not _ascii_space(<unsigned char>low[i]):
+                    i += 1
+                token.data, token.len = low + start, i - start
+                j = n_tokens  # insertion sort: a class has a few words
+                while j > 0 and _token_before(token, tokens[j - 1]):
+                    tokens[j] = tokens[j - 1]
+                    j -= 1
+                tokens[j] = token
+                n_tokens += 1
+            for i in range(n_tokens):
+                if i and not _token_before(tokens[i - 1], tokens[i]):
+                    continue  # the same word again
+                out[size] = 46  # "."
+                memcpy(out + size + 1, tokens[i].data, tokens[i].len)
+                size += 1 + tokens[i].len
+        if ident:
+            data = <const char*>PyUnicode_DATA(<str>ident)
+            n = len(<str>ident)
+            start = 0
+            while start < n and _ascii_space(<unsigned char>data[start]):
+                start += 1
+            while n > start and _ascii_space(<unsigned char>data[n - 1]):
+                n -= 1
+            if n > start and memchr(data + start, 32, n - start) is NULL:
+                out[size] = 35  # "#"
+                for i in range(start, n):
+                    out[size + 1 + i - start] = data[i] + 32 if 65 <= data[i] <= 90 else data[i]
+                size += 1 + n - start
+        return PyUnicode_DecodeASCII(out, size, NULL)
+    finally:
+        free(low)
+        free(out)
+        free(tokens)
+
+
 cdef class TableRecorder:
     """A `stemmer.blocks.walk.Recorder` that the compiled walk fills without a Python call per element.
 
@@ -527,7 +610,7 @@ cdef class _Walk:
             if enc is None:
                 if len(_ENCODINGS) > 100_000:
                     _ENCODINGS.clear()
-                enc = _ENCODINGS[key] = encode(tag, cls, ident)
+                enc = _ENCODINGS[key] = encode_ascii(tag, cls, ident) or encode(tag, cls, ident)
             if self.skip_hidden:
                 style = _attr(node, "style")
                 hidden = _attr(node, "hidden")
@@ -626,15 +709,33 @@ def walk(root, bint with_links, bint skip_hidden, recorder=None):
             w.end(node, True)
 
 
+cdef tuple _LANDMARKS = (b"main", b"article", b"section", b"header", b"footer", b"nav", b"aside")
+
+
+cdef bint _holds_landmark(xmlNode* top):
+    """Whether an element below `top` is one of `_LANDMARKS` (`stemmer.blocks.parse._LANDMARKS`)."""
+    cdef int depth = 0
+    cdef xmlNode* node = _next_in_order(top, top, &depth)
+    cdef bytes name
+    while node is not NULL:
+        if node.ns is NULL:
+            for name in _LANDMARKS:
+                if strcmp(<const char*>node.name, name) == 0:
+                    return True
+        node = _next_in_order(node, top, &depth)
+    return False
+
+
 def parse_checks(root, int limit):
     """What `stemmer.blocks.parse.parse_html` looks for after parsing, in one walk of the elements.
 
     Returns:
         (whether an element lies `limit` or more levels of elements below `root`, the
-        `<style>` elements at or below it, the `<noscript>` elements in its `<body>`):
-        what ``bool(root.xpath("*/" * limit))``, ``list(root.iter("style"))`` and
-        ``list(root.find("body").iter("noscript"))`` (none without a body) find, in
-        document order; the lists are None where the first is True (the walk stops there).
+        `<style>` elements at or below it, the `<noscript>` elements in its `<body>`, the
+        `<button>` elements holding a landmark): what ``bool(root.xpath("*/" * limit))``,
+        ``list(root.iter("style"))``, ``list(root.find("body").iter("noscript"))`` (none without
+        a body) and `stemmer.blocks.parse._swallowing_buttons` find, in document order; the
+        lists are None where the first is True (the walk stops there).
     """
     cdef xmlNode* top = (<cetree._Element?>root)._c_node
     cdef cetree._Document doc = (<cetree._Element>root)._doc
@@ -642,12 +743,12 @@ def parse_checks(root, int limit):
     cdef xmlNode* body = _next_element(top.children)
     cdef int depth = 0
     cdef bint in_body = False
-    cdef list styles = [], noscripts = []
+    cdef list styles = [], noscripts = [], buttons = []
     while body is not NULL and not (body.ns is NULL and strcmp(<const char*>body.name, "body") == 0):
         body = _next_element(body.next)
     while node is not NULL:
         if depth >= limit:
-            return True, None, None
+            return True, None, None, None
         if depth == 1:  # a child of `top`: the elements below it are in the body where it is the body
             in_body = node is body
         if node.ns is NULL:
@@ -655,8 +756,10 @@ def parse_checks(root, int limit):
                 styles.append(cetree.elementFactory(doc, node))
             elif in_body and strcmp(<const char*>node.name, "noscript") == 0:
                 noscripts.append(cetree.elementFactory(doc, node))
+            elif strcmp(<const char*>node.name, "button") == 0 and _holds_landmark(node):
+                buttons.append(cetree.elementFactory(doc, node))
         node = _next_in_order(node, top, &depth)
-    return False, styles, noscripts
+    return False, styles, noscripts, buttons
 
 
 def statement_elements(root):

@@ -46,13 +46,17 @@ def parse_html(html: str | bytes, *, name: str | None = None):
         return None
     if root.find("body") is None and (repaired := _close_runaway_title(root, data)) is not None:
         root = repaired
-    _open_swallowing_buttons(root)
-    too_deep, styles, noscripts = _checks(root)
+    too_deep, styles, noscripts, buttons = _checks(root)
     if too_deep:
+        for button in _swallowing_buttons(root):  # before the flattening moves what they hold
+            button.tag = "div"
         for el in root.xpath(_DEEP):
             _flatten(el)
         log.warning("%s: elements nested deeper than %d made siblings", name or "a page", MAX_DEPTH)
         styles, noscripts = _styles_and_noscripts(root)
+    else:
+        for button in buttons:
+            button.tag = "div"
     _show_noscript(root, noscripts)
     _hide_by_stylesheet(root, styles)
     return root
@@ -86,28 +90,26 @@ def _close_runaway_title(root, data: bytes):
 _LANDMARKS = ("main", "article", "section", "header", "footer", "nav", "aside")
 
 
-def _open_swallowing_buttons(root) -> None:
-    """Read as a plain ``div`` a `<button>` that holds the page's landmarks.
+def _swallowing_buttons(root) -> list:
+    """The `<button>` elements that hold the page's landmarks: `parse_html` reads them as a plain ``div``.
 
     libxml2 ignores ``</button>`` while an element opened inside the button is
     still open (``<button><div></button>``), so the rest of the page lands in the
     button, which the walkers skip as a control, and the page came out empty.
     A browser closes the button there (mceb 0044, wcxb dev-4708 and test-5613).
     """
-    for button in list(root.iter("button")):
-        if next(button.iter(*_LANDMARKS), None) is not None:
-            button.tag = "div"
+    return [button for button in root.iter("button") if next(button.iter(*_LANDMARKS), None) is not None]
 
 
-def _checks(root) -> tuple[bool, list | None, list | None]:
-    """Whether an element lies `MAX_DEPTH` levels below the root, the `<style>` elements and the
-    `<noscript>` elements of the body (None, None where the first is True): in one walk in C with the
-    compiled walker (the XPath alone costs a quarter of a parse)."""
+def _checks(root) -> tuple[bool, list | None, list | None, list | None]:
+    """Whether an element lies `MAX_DEPTH` levels below the root, the `<style>` elements, the
+    `<noscript>` elements of the body and the `_swallowing_buttons` (None, None, None where the
+    first is True): in one walk in C with the compiled walker (the XPath alone costs a quarter of a parse)."""
     if _walkers.WALKER == "compiled":
         return _walkers.parse_checks(root, MAX_DEPTH)
     if root.xpath(_DEEP):
-        return True, None, None
-    return False, *_styles_and_noscripts(root)
+        return True, None, None, None
+    return False, *_styles_and_noscripts(root), _swallowing_buttons(root)
 
 
 def _styles_and_noscripts(root) -> tuple[list, list]:
@@ -168,10 +170,7 @@ def _hide_by_stylesheet(root, styles: list) -> None:
     (``.modal.open {display: block}``, a ``@media`` rule) is left alone.  The walkers then skip these elements as they skip inline
     ``display:none`` (`stemmer.blocks.block.is_hidden`).
     """
-    css = [s.text for s in styles if s.text]
-    if not any(_may_hide_pop_up(text) for text in css):  # a quick look on most pages
-        return
-    hidden = _hidden_pop_ups(_CSS_COMMENT.sub("", "\n".join(css)))
+    hidden = _stylesheet_pop_ups([s.text for s in styles if s.text])
     if not hidden:
         return
     for el in root.iter():
@@ -180,6 +179,17 @@ def _hide_by_stylesheet(root, styles: list) -> None:
         ident, cls = el.get("id"), el.get("class")
         if (ident and "#" + ident in hidden) or (cls and any("." + c in hidden for c in cls.split())):
             el.set("hidden", "hidden")
+
+
+def _stylesheet_pop_ups(css: list[str]) -> set[str] | None:
+    """`_hidden_pop_ups` of the page's stylesheets `css` together; None where a quick look at
+    each (`_may_hide_pop_up`) finds none that may hide a pop-up (most pages)."""
+    lows = [_lower_case(text) for text in css]
+    if not any(_may_hide_pop_up(text, low) for text, low in zip(css, lows)):
+        return None
+    # `_lower_case` lowers letter by letter: the stylesheets' lower cases joined are their join's
+    low = _CSS_COMMENT.sub("", "\n".join(lows)) if None not in lows else None
+    return _hidden_pop_ups(_CSS_COMMENT.sub("", "\n".join(css)), low)
 
 
 def _lower_case(css: str) -> str | None:
@@ -195,13 +205,13 @@ def _declarations(css: str, low: str | None, hides: bool) -> list[int]:
     return [m.start() for m in (_HIDES if hides else _SHOWS).finditer(css)]
 
 
-def _may_hide_pop_up(css: str) -> bool:
+def _may_hide_pop_up(css: str, low: str | None) -> bool:
     """Whether a declaration that hides (`_HIDES`) follows a ``{`` whose selector names a pop-up (`_POP_UP_NAME`).
 
     The regex ``[.#][\\w-]*(?:POP-UP WORDS)[^{}]*{[^{}]*(?:HIDES)`` says the same, but
     backtracks over every class of a big stylesheet; this looks only behind its few hiding declarations.
+    `low`: `_lower_case(css)`.
     """
-    low = _lower_case(css)
     for at in _declarations(css, low, hides=True):
         opened = max(css.rfind("{", 0, at), css.rfind("}", 0, at))
         if opened >= 0 and css[opened] == "{":
@@ -212,20 +222,21 @@ def _may_hide_pop_up(css: str) -> bool:
     return False
 
 
-def _hidden_pop_ups(css: str) -> set[str]:
+def _hidden_pop_ups(css: str, low: str | None = None) -> set[str]:
     """The ``.class``/``#id`` names that say pop-up (`_POPS_UP`), that a top-level rule of one
     simple selector hides, and that no rule, nested or compound, shows.
 
     A rule of declarations is a ``{`` whose next brace is ``}``; its selector runs from the
     brace before.  Rules are found from their hiding and showing declarations, and the
     nesting depth of all braces at once (a ``}`` with no rule open closes nothing).
+    `low`: `_lower_case(css)` where the caller has it.
     """
     code = np.frombuffer(css.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     braces = np.flatnonzero((code == 123) | (code == 125))
     opens = code[braces] == 123
     depth = np.cumsum(np.where(opens, 1, -1))
     depth -= np.minimum(np.minimum.accumulate(depth), 0)  # after each brace
-    low = _lower_case(css)
+    low = _lower_case(css) if low is None else low
 
     def rules(hides: bool) -> set[int]:
         """The rules of declarations (their ``{``'s index in `braces`) with a declaration that hides, or shows."""
@@ -241,8 +252,9 @@ def _hidden_pop_ups(css: str) -> set[str]:
             for part in selector(k).split(","):
                 if (sm := _SIMPLE_SELECTOR.fullmatch(part)) and _POPS_UP.search(name := sm.group(1) + sm.group(2)):
                     hidden.add(name)
-    if hidden:
-        hidden -= {a + b for k in rules(hides=False) for a, b in _NAMED.findall(selector(k))}
+    if hidden:  # a selector holding no hidden name within it shows none (most: skip their regex)
+        hidden -= {a + b for k in rules(hides=False) if any(name in (sel := selector(k)) for name in hidden)
+                   for a, b in _NAMED.findall(sel)}
     return hidden
 
 

@@ -1,5 +1,6 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
-"""The classifier's per-block text statistics (`stemmer.classify.features._text_stats`), compiled.
+"""The classifier's per-block text statistics (`stemmer.classify.features._text_stats`) and
+its description of an element (`stemmer.classify.features._describe`), compiled.
 
 One pass over each block's characters instead of a regex per statistic; the
 same counts by the same character classes (Python's ``\\w``, ``\\d``,
@@ -7,12 +8,16 @@ same counts by the same character classes (Python's ``\\w``, ``\\d``,
 """
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, Py_UNICODE_ISUPPER
 from libc.math cimport log, log1p
+from libc.stdlib cimport free, malloc
+from libc.string cimport strstr
 
 cdef extern from "Python.h":
     # a character of a str by its storage kind and data: no call, no check (`str[i]` makes both)
     int PyUnicode_KIND(object text)
     const void* PyUnicode_DATA(object text)
     Py_UCS4 PyUnicode_READ(int kind, const void* data, Py_ssize_t i) nogil
+    bint PyUnicode_IS_ASCII(object text)
+    object PyUnicode_DecodeASCII(const char* s, Py_ssize_t size, const char* errors)
 
 import numpy as np
 
@@ -175,3 +180,78 @@ def text_stats(list texts, list weights, list dups, Py_ssize_t max_text, frozens
         out[r, 14] = (2.0 * common / (len(words) + len(title_words))) if common else 0.0
         out[r, 15] = 1.0 if title_sig and len(low) >= len(title_sig) and _collapses_to(low, title_sig) else 0.0
     return rows
+
+
+# The words of `stemmer.classify.features._KIND_WORDS`: a value holding none names no comment or body.
+cdef tuple _KIND_WORDS = (b"comment", b"disqus", b"respond", b"body", b"content", b"text", b"entry", b"inner")
+
+
+cdef class Describer:
+    """`stemmer.classify.features._describe` as a callable: (tag, class, id) -> ((tag, words), kind).
+
+    The words of an ASCII class or id value (runs of two or more letters a-z once
+    lower-cased) are cut here; a value that is not ASCII, or that holds a word of
+    `_KIND_WORDS`, goes to `entry` (features' Python, whose regexes decide it).
+    Answers per value are kept in `values`, the dict the Python path keeps them in.
+    """
+
+    cdef dict values
+    cdef object entry
+
+    def __init__(self, dict values, entry):
+        self.values, self.entry = values, entry
+
+    cdef tuple _value(self, str value):
+        cdef tuple known = self.values.get(value)
+        if known is None:
+            if len(self.values) > 100_000:
+                self.values.clear()
+            known = self.values[value] = self._new_value(value)
+        return known
+
+    cdef tuple _new_value(self, str value):
+        cdef Py_ssize_t n = len(value), i, start = -1
+        cdef const char* data
+        cdef char* low
+        cdef unsigned char c
+        cdef list words = []
+        cdef bytes kind_word
+        if not PyUnicode_IS_ASCII(value):
+            return tuple(self.entry(value))
+        data = <const char*>PyUnicode_DATA(value)
+        low = <char*>malloc(n + 1)
+        if low is NULL:
+            raise MemoryError()
+        try:
+            for i in range(n + 1):
+                c = <unsigned char>data[i] if i < n else 0
+                if c == 0 and i < n:
+                    return tuple(self.entry(value))  # a NUL inside would end the C string for strstr
+                if 65 <= c <= 90:
+                    c += 32
+                low[i] = <char>c
+                if 97 <= c <= 122:
+                    if start < 0:
+                        start = i
+                elif start >= 0:
+                    if i - start >= 2:
+                        words.append(PyUnicode_DecodeASCII(low + start, i - start, NULL))
+                    start = -1
+            for kind_word in _KIND_WORDS:
+                if strstr(low, kind_word) is not NULL:
+                    return tuple(self.entry(value))
+        finally:
+            free(low)
+        return tuple(words), 0
+
+    def __call__(self, str tag, cls, ident):
+        cdef tuple cls_words = (), id_words = (), known
+        cdef int cls_kind = 0, id_kind = 0, kind
+        if cls:
+            known = self._value(<str>cls)
+            cls_words, cls_kind = known
+        if ident:
+            known = self._value(<str>ident)
+            id_words, id_kind = known
+        kind = 1 if cls_kind == 1 or id_kind == 1 else max(cls_kind, id_kind)
+        return (tag, cls_words + id_words if id_words else cls_words), kind

@@ -37,9 +37,10 @@ try:
 except ImportError:
     _CompiledRecorder = _compiled_block_columns = _compiled_column_counts = _compiled_element_arrays = None
 try:
+    from stemmer.classify._text_stats import Describer as _CompiledDescriber
     from stemmer.classify._text_stats import text_stats as _compiled_text_stats
 except ImportError:
-    _compiled_text_stats = None
+    _CompiledDescriber = _compiled_text_stats = None
 
 GROUPS = ("pos", "tags", "attrs", "marks", "roles", "ratios", "text", "neigh", "embed")
 # The groups a model uses unless told otherwise: no embedding, no `marks` (measured, not
@@ -154,7 +155,7 @@ def page_table(root, *, walker: str | None = None) -> PageTable:
         The page table, whose blocks are exactly `segment(root)`'s; no blocks for None.
     """
     if _CompiledRecorder is not None and walker_in_use(walker) == "compiled":
-        table = _CompiledRecorder(_describe, _DESCRIBED)  # filled inside the compiled walk
+        table = _CompiledRecorder(_compiled_describe or _describe, _DESCRIBED)  # filled inside the compiled walk
     else:
         table = _TableRecorder()
     page = segment(root, recorder=table, walker=walker)
@@ -184,8 +185,17 @@ def _value(value: str) -> tuple[tuple[str, ...], int]:
     if known is None:
         if len(_VALUES) > 100_000:
             _VALUES.clear()
-        known = _VALUES[value] = _attr_words(value, None), _KIND_CODE[_element_kind(value, None)]
+        known = _VALUES[value] = _value_entry(value)
     return known
+
+
+def _value_entry(value: str) -> tuple[tuple[str, ...], int]:
+    """A class or id value's words and kind code."""
+    return _attr_words(value, None), _KIND_CODE[_element_kind(value, None)]
+
+
+# `_describe` in C (ASCII values; it asks `_value_entry` for the others), sharing `_VALUES`.
+_compiled_describe = _CompiledDescriber(_VALUES, _value_entry) if _CompiledDescriber is not None else None
 
 
 class _TableRecorder:

@@ -19,21 +19,29 @@ def context_features(p: np.ndarray, table: PageTable) -> np.ndarray:
     n = len(p)
     if n == 0:
         return np.zeros((0, N_CONTEXT))
-    cols = [p]
-    for d in CONTEXT:
-        shifted = np.full(n, -1.0)  # -1: no block there
+    out = np.empty((n, N_CONTEXT))  # the columns written in place, in the order below
+    out[:, 0] = p
+    for k, d in enumerate(CONTEXT, 1):
+        out[:, k] = -1.0  # -1: no block there
         lo, hi = max(0, -d), min(n, n - d)
         if hi > lo:
-            shifted[lo:hi] = p[lo + d:hi + d]
-        cols.append(shifted)
-    # Blocks sharing the nearest enclosing element, and sharing its parent.
+            out[lo:hi, k] = p[lo + d:hi + d]
+    # Blocks sharing the nearest enclosing element, and sharing its parent; the element's
+    # id + 1 (0: none) numbers the groups, as sorting the ids would, in the same order.
+    groups = np.array([(anc[-1] + 1 if anc else 0, anc[-2] + 1 if len(anc) >= 2 else 0) for anc in table.ancestors],
+                      dtype=np.int64).reshape(n, 2)
+    k = 1 + len(CONTEXT)
     for depth in (1, 2):
-        # the element's id + 1 (0: none) numbers the groups, as sorting the ids would, in the same order
-        group = np.array([anc[-depth] + 1 if len(anc) >= depth else 0 for anc in table.ancestors], dtype=np.int64)
+        group = groups[:, depth - 1]
         count = np.bincount(group)[group]
         top = np.full(int(group.max()) + 1, -np.inf)
         np.maximum.at(top, group, p)
-        cols += [np.bincount(group, weights=p)[group] / count, top[group], np.log1p(count)]
-    window = np.convolve(np.pad(p, 5, mode="edge"), np.ones(11) / 11, mode="valid")
-    cols += [window, np.full(n, p.max()), np.full(n, p.mean())]
-    return np.column_stack(cols)
+        out[:, k] = np.bincount(group, weights=p)[group] / count
+        out[:, k + 1] = top[group]
+        out[:, k + 2] = np.log1p(count)
+        k += 3
+    padded = np.concatenate([np.full(5, p[0]), p, np.full(5, p[-1])])  # np.pad(p, 5, mode="edge")
+    out[:, k] = np.convolve(padded, np.ones(11) / 11, mode="valid")
+    out[:, k + 1] = p.max()
+    out[:, k + 2] = p.mean()
+    return out

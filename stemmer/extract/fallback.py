@@ -391,8 +391,8 @@ class Fallback:
         # benchmarks/site_fallback.py, see docs/classifier.md).
         chosen = main_blocks(table, probs, clf.threshold, regions=clf is self._clf)
         out = []
+        probs, chosen = np.asarray(probs).tolist(), np.asarray(chosen).tolist()  # floats and bools, not numpy scalars
         for i, (b, p, main) in enumerate(zip(table.blocks, probs, chosen)):
-            p = float(p)
             if main:
                 out.append(ExtractedBlock("main", -1, b.text, b.tag, "classifier", round(p, 4), kept[i]))
             elif i == title_at:

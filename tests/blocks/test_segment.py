@@ -294,8 +294,10 @@ def test_stylesheet_rules_are_read_as_the_plain_scan_reads_them():
     rng = random.Random(7)
     for _ in range(20_000):
         css = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
-        fast = parse._hidden_pop_ups(parse._CSS_COMMENT.sub("", css)) if parse._may_hide_pop_up(css) else None
-        assert fast == _stylesheet_reference(css), css
+        assert parse._stylesheet_pop_ups([css]) == _stylesheet_reference(css), css
+        sheets = [css, "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))]  # two, lower-cased apart
+        if (hidden := parse._stylesheet_pop_ups(sheets)) is not None:
+            assert hidden == parse._hidden_pop_ups(parse._CSS_COMMENT.sub("", "\n".join(sheets))), sheets
 
 
 def test_a_button_left_open_by_the_parser_does_not_swallow_the_page():

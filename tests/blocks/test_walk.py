@@ -147,6 +147,27 @@ def test_both_walkers_agree_on_random_tag_soup():
             assert_same_walk(root)
 
 
+@compiled
+def test_the_compiled_encoding_of_ascii_attributes_equals_encode():
+    from stemmer.blocks._walker import encode_ascii
+    from stemmer.blocks.block import _encode
+    # words, cases, repeats, prefixes of one another, every ASCII space, a space inside an id
+    pool = ["a", "B", "post", "Post", "post-body", "x-1", "hidden", "zz", "a b", " ", "\t", "\n", "\x0b", "\x0c",
+            "\r", "\x1c", "\x1f", "é"]
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(20000):
+        cls, ident = ("".join(rng.choice(pool) for _ in range(rng.randint(0, 6))) if rng.random() < 0.9 else None
+                      for _ in range(2))
+        encoded = encode_ascii("div", cls, ident)
+        if encoded is None:  # not ASCII: block.encode's
+            assert "é" in (cls or "") + (ident or "")
+            continue
+        checked += 1
+        assert encoded == _encode("div", cls, ident), (cls, ident)
+    assert checked > 10000
+
+
 def rss_kb() -> int:
     with open("/proc/self/statm") as f:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
@@ -200,15 +221,20 @@ def test_the_compiled_parse_checks_find_what_lxml_finds(depth):
     from lxml import etree
 
     from stemmer.blocks.segment import parse_checks
+    from stemmer.blocks.parse import _swallowing_buttons
     html = (f"<html><head><style>a{{}}</style></head><body><!-- c --><p>x<noscript>n</noscript></p>"
+            f"<button>b<span><nav>n</nav></span></button><button><b>x</b></button>"
+            f"<button><div><button><footer>f</footer></button></div></button>"
             f"{'<div>' * depth}deep<style>b{{}}</style><noscript><img></noscript>{'</div>' * depth}"
             "<?pi x?><p>t</p></body><noscript>after</noscript></html>")
     root = etree.fromstring(html.encode(), etree.HTMLParser(huge_tree=True))
     body = root.find("body")
+    assert len(_swallowing_buttons(root)) == 3
     for limit in (1, 2, 3, 255, 256, 257, 258):
         deeper = bool(root.xpath("/".join(["*"] * limit)))
-        found = (deeper, None, None) if deeper else (False, list(root.iter("style")), list(body.iter("noscript")))
+        found = (deeper, None, None, None) if deeper else (
+            False, list(root.iter("style")), list(body.iter("noscript")), _swallowing_buttons(root))
         assert parse_checks(root, limit) == found, limit
     no_body = etree.fromstring(b"<html><head><noscript>x</noscript><style>a</style></head></html>",
                                etree.HTMLParser())
-    assert parse_checks(no_body, 256) == (False, list(no_body.iter("style")), [])
+    assert parse_checks(no_body, 256) == (False, list(no_body.iter("style")), [], [])

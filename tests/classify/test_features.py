@@ -125,6 +125,26 @@ def test_compiled_text_statistics_equal_the_python_ones_to_the_bit():
         assert compiled.tobytes() == python.tobytes(), (texts, title)
 
 
+def test_compiled_element_description_equals_the_python_one():
+    import random
+
+    from stemmer.classify import features
+    if features._CompiledDescriber is None:
+        pytest.skip("the compiled text statistics are not built")
+    # class and id words, the words naming a comment section or an article body, cases,
+    # letters whose lower case is ASCII ("K" Kelvin, "İ"), digits and separators
+    pool = ["entry-content", "comments", "comment-12", "Disqus_thread", "post_body", "TEXT", "inner",
+            "nav", "x", "ab", "a1b", "  ", "-", "_", "\u212a", "İ", "é", "\t", "Respond", "article__body",
+            "hentry", "storytext", "content-main"]
+    rng = random.Random(3)
+    compiled = features._CompiledDescriber({}, features._value_entry)
+    for _ in range(2000):
+        cls, ident = ("".join(rng.choice(pool) + rng.choice(["", " ", "-"]) for _ in range(rng.randint(0, 5)))
+                      if rng.random() < 0.9 else None for _ in range(2))
+        features._VALUES.clear()
+        assert compiled("div", cls, ident) == features._describe("div", cls, ident), (cls, ident)
+
+
 def test_compiled_element_arrays_give_the_features_of_the_numpy_ones_to_the_bit(labelled, html, monkeypatch):
     from stemmer.classify import features
     if features._compiled_element_arrays is None or features.walker_in_use() != "compiled":
