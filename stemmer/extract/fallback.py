@@ -62,6 +62,11 @@ REPEAT_SHARE = 2.0
 # The article is the run with the most letters outside links x probability, a block's letters
 # counting in full where it ends as a sentence does and at this share where not (headlines, teasers).
 UNFINISHED_SHARE = 0.5
+# A run inside a side column (an element around it, below those around every chosen block, with a
+# class or id word holding `sidebar`) counts at this share when choosing the article: the model
+# rates a column of recent comments or an "about me" box as prose, yet the article is not there.
+SIDEBAR_SHARE = 0.25
+SIDEBAR_WORD = re.compile("sidebar")
 SENTENCE_ENDS = tuple(".!?。！？…\"”’")
 # A caption or credit: a chosen block in an element (its own or its parent) that is a `figcaption`
 # or has one of these class or id words, where that element or its parent holds an image.
@@ -230,8 +235,10 @@ def drop_boilerplate_regions(table, probs, chosen):
 
 def article_run(table, runs: list[list[int]], prose) -> int:
     """The index of the article's run: the run of most `prose`, or the best run of a repeated
-    structure (runs joined by blocks of one tag path) holding `REPEAT_SHARE` times that."""
-    totals = [float(prose[run].sum()) for run in runs]
+    structure (runs joined by blocks of one tag path) holding `REPEAT_SHARE` times that.
+    A run in a side column (`in_sidebar`) counts `SIDEBAR_SHARE` of its prose."""
+    side = in_sidebar(table, runs)
+    totals = [float(prose[run].sum()) * (SIDEBAR_SHARE if s else 1.0) for run, s in zip(runs, side)]
     best = max(range(len(runs)), key=totals.__getitem__)
     group = list(range(len(runs)))  # union-find: a run's structure is the root its `group` links lead to
 
@@ -254,6 +261,23 @@ def article_run(table, runs: list[list[int]], prose) -> int:
     if held[structure] >= REPEAT_SHARE * totals[best]:
         return max((r for r in range(len(runs)) if root(r) == structure), key=totals.__getitem__)
     return best
+
+
+def in_sidebar(table, runs: list[list[int]]) -> list[bool]:
+    """Per run, whether its container or an element around that, below the elements around every
+    chosen block, has a class or id word holding `SIDEBAR_WORD`: the page's side column.  All
+    False where every run is in one (a wrapper such as `has-sidebar` around the article and its
+    column is no column of its own)."""
+    blocks = [i for run in runs for i in run]
+    common = set(table.ancestors[blocks[0]]).intersection(*(table.ancestors[i] for i in blocks[1:]))
+    side = []
+    for run in runs:
+        e = run_container(table, run)
+        while e is not None and e >= 0 and e not in common and not any(SIDEBAR_WORD.search(w)
+                                                                       for w in table.elements[e][1]):
+            e = table.parent[e]
+        side.append(e is not None and e >= 0 and e not in common)
+    return [False] * len(runs) if all(side) else side
 
 
 def article_words(table, run: list[int], container: int | None, mass, words_of) -> set[str]:

@@ -156,3 +156,19 @@ def test_a_listing_of_teasers_is_not_lost_to_a_long_notice_beside_it():
     kept = decided(html.replace(banner, f"<article>{story}</article>"), lambda t: 0.9 if t in PARAS else
                    0.55 if t in wanted else 0.1)
     assert kept[:len(PARAS)] == PARAS
+
+
+def test_a_short_post_is_not_lost_to_a_longer_column_of_recent_comments_in_the_sidebar():
+    post = PARAS[:2]
+    recent = [f"{p[:60]} said: {q}" for p, q in zip(PARAS[2:], PARAS[1:])]
+    html = ('<html><body><div id="wrapper"><div id="content"><div class="post"><h1>Bridge to be repaired</h1>'
+            + "".join(f"<p>{p}</p>" for p in post) + '</div><div class="comment-form"><p>Leave a reply</p></div></div>'
+            '<div id="sidebar" class="sidebar"><h3>Recent comments</h3><ul class="items">'
+            + "".join(f"<li>{r}</li>" for r in recent) + "</ul></div></div></body></html>")
+    kept = decided(html, lambda t: 0.85 if t in post or t in recent else 0.1)
+    assert kept == post
+    # where every run lies in a wrapper named for the sidebar (`has-sidebar`), the longer run stays the article
+    wrapped = html.replace('<div id="wrapper">', '<div id="wrapper" class="layout has-sidebar">'
+                           ).replace('<div id="sidebar" class="sidebar">', '<div id="column">')
+    kept = decided(wrapped, lambda t: 0.85 if t in post or t in recent else 0.1)
+    assert kept[-len(recent):] == recent
