@@ -62,10 +62,12 @@ REPEAT_SHARE = 2.0
 # The article is the run with the most letters outside links x probability, a block's letters
 # counting in full where it ends as a sentence does and at this share where not (headlines, teasers).
 UNFINISHED_SHARE = 0.5
-# A run inside a side column (an element around it, below those around every chosen block, with a
-# class or id word holding `sidebar`) counts at this share when choosing the article: the model
-# rates a column of recent comments or an "about me" box as prose, yet the article is not there.
-SIDEBAR_SHARE = 0.25
+# A run the page's markup places away from its article counts at this share of its prose when choosing
+# the article (`off_article`): one inside a side column (an element around it, below those around every
+# chosen block, with a class or id word holding `SIDEBAR_WORD`), or, where some run lies in an element
+# whose class or id names an article's body (`entry-content`, `post-body`, `hentry`, ...), one outside
+# every such element.  The model rates a column of recent comments or an "about me" box as prose.
+OFF_ARTICLE_SHARE = 0.1
 SIDEBAR_WORD = re.compile("sidebar")
 SENTENCE_ENDS = tuple(".!?。！？…\"”’")
 # A caption or credit: a chosen block in an element (its own or its parent) that is a `figcaption`
@@ -236,9 +238,9 @@ def drop_boilerplate_regions(table, probs, chosen):
 def article_run(table, runs: list[list[int]], prose) -> int:
     """The index of the article's run: the run of most `prose`, or the best run of a repeated
     structure (runs joined by blocks of one tag path) holding `REPEAT_SHARE` times that.
-    A run in a side column (`in_sidebar`) counts `SIDEBAR_SHARE` of its prose."""
-    side = in_sidebar(table, runs)
-    totals = [float(prose[run].sum()) * (SIDEBAR_SHARE if s else 1.0) for run, s in zip(runs, side)]
+    A run the markup places away from the article (`off_article`) counts `OFF_ARTICLE_SHARE` of its prose."""
+    off = off_article(table, runs)
+    totals = [float(prose[run].sum()) * (OFF_ARTICLE_SHARE if o else 1.0) for run, o in zip(runs, off)]
     best = max(range(len(runs)), key=totals.__getitem__)
     group = list(range(len(runs)))  # union-find: a run's structure is the root its `group` links lead to
 
@@ -261,6 +263,17 @@ def article_run(table, runs: list[list[int]], prose) -> int:
     if held[structure] >= REPEAT_SHARE * totals[best]:
         return max((r for r in range(len(runs)) if root(r) == structure), key=totals.__getitem__)
     return best
+
+
+def off_article(table, runs: list[list[int]]) -> list[bool]:
+    """Per run, whether the page's markup places it away from the article: in a side column, or
+    outside every element named as an article's body where another run lies in one."""
+    off = in_sidebar(table, runs)
+    if table.content:
+        named = [any(not table.content.isdisjoint(table.ancestors[i]) for i in run) for run in runs]
+        if any(named) and not all(named):
+            off = [o or not n for o, n in zip(off, named)]
+    return off
 
 
 def in_sidebar(table, runs: list[list[int]]) -> list[bool]:

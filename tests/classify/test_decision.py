@@ -172,3 +172,16 @@ def test_a_short_post_is_not_lost_to_a_longer_column_of_recent_comments_in_the_s
                            ).replace('<div id="sidebar" class="sidebar">', '<div id="column">')
     kept = decided(wrapped, lambda t: 0.85 if t in post or t in recent else 0.1)
     assert kept[-len(recent):] == recent
+
+
+def test_the_run_in_the_element_named_as_the_article_body_is_the_article():
+    post = PARAS[:2]
+    more = PARAS[2:]
+    html = ('<html><body><div class="post"><div class="entry-content">' + "".join(f"<p>{p}</p>" for p in post)
+            + '</div></div><div class="more-stories"><h3>More stories</h3><ul>' + "".join(f"<li>{p}</li>" for p in more)
+            + "</ul></div></body></html>")
+    kept = decided(html, lambda t: 0.6 if t in PARAS else 0.1)
+    assert kept == post
+    # without a named body, the longer run is the article, and the list stays
+    kept = decided(html.replace("entry-content", "text"), lambda t: 0.6 if t in PARAS else 0.1)
+    assert kept[-len(more):] == more
