@@ -50,8 +50,11 @@ BOILERPLATE_INSIDE_SHARE = 0.5
 # a run other than the article's is a list of links if more than this share of its letters is link text;
 BOILERPLATE_LINK_SHARE = 0.5
 # and a class or id word holding one of these marks a region of the page that is not main text
-# (as in readability's and trafilatura's lists of unlikely candidates),
-BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsletter|subscri|footer|nav|menu|meta")
+# (as in readability's and trafilatura's lists of unlikely candidates), as does one that is a comment
+# area's whole name (`comments`, `trackbacks`, WordPress's `respond`; not `commentary`), which the
+# comment rules miss where its element is named `aol-comments` or `atp-comments`,
+BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsletter|subscri|footer|nav|menu|meta"
+                               "|^(?:comments?|trackbacks?|respond)$")
 # unless the article's own text carries it: one found inside the article's container on elements
 # around this share of its letters is the page's name for its paragraphs (`elementor-widget`).
 OWN_WORD_SHARE = 0.5

@@ -185,3 +185,17 @@ def test_the_run_in_the_element_named_as_the_article_body_is_the_article():
     # without a named body, the longer run is the article, and the list stays
     kept = decided(html.replace("entry-content", "text"), lambda t: 0.6 if t in PARAS else 0.1)
     assert kept[-len(more):] == more
+
+
+def test_a_comment_area_named_by_a_whole_word_is_not_the_article():
+    track = ["TrackBack URL for this entry: https://blog.example/trackback/42 is where other weblogs ping us.",
+             "Your comment has been saved. Comments are moderated and will not appear until approved."]
+    html = ('<html><body><div class="entry">' + "".join(f"<p>{p}</p>" for p in PARAS[:3])
+            + '<div class="trackbacks">' + f"<p>{track[0]}</p></div>"
+            + '<div id="atp-comments" class="comments">' + f"<p>{track[1]}</p></div></div></body></html>")
+    kept = decided(html, lambda t: 0.8)
+    assert kept == PARAS[:3]
+    # a word that merely holds "comment" (a commentary column) is no mark
+    kept = decided(html.replace('"trackbacks"', '"commentary"').replace('id="atp-comments" class="comments"',
+                                                                        'class="commentary"'), lambda t: 0.8)
+    assert kept == PARAS[:3] + track
