@@ -168,7 +168,8 @@ def drop_boilerplate_regions(table, probs, chosen):
     chosen blocks with the most letters outside links × probability, sentences
     counting more than lines that do not end as one (`UNFINISHED_SHARE`: not a long
     column of links or teasers), unless runs that share a tag path hold `REPEAT_SHARE`
-    times its prose together (a listing's items: `article_run`); its container is the
+    times its prose together (a listing's items: `article_run`), a run the markup places
+    away from the article (a side column: `off_article`) counting a tenth; its container is the
     innermost element holding that run, its anchor the run's block of most letters
     outside links × probability.
     A run's score (never below 0) is
