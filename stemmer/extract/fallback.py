@@ -50,8 +50,11 @@ BOILERPLATE_INSIDE_SHARE = 0.5
 # a run other than the article's is a list of links if more than this share of its letters is link text;
 BOILERPLATE_LINK_SHARE = 0.5
 # and a class or id word holding one of these marks a region of the page that is not main text
-# (as in readability's and trafilatura's lists of unlikely candidates),
-BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsletter|subscri|footer|nav|menu|meta")
+# (as in readability's and trafilatura's lists of unlikely candidates), as does one that is a comment
+# area's whole name (`comments`, `trackbacks`, WordPress's `respond`; not `commentary`), which the
+# comment rules miss where its element is named `aol-comments` or `atp-comments`,
+BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsletter|subscri|footer|nav|menu|meta"
+                               "|^(?:comments?|trackbacks?|respond)$")
 # unless the article's own text carries it: one found inside the article's container on elements
 # around this share of its letters is the page's name for its paragraphs (`elementor-widget`).
 OWN_WORD_SHARE = 0.5
@@ -62,6 +65,13 @@ REPEAT_SHARE = 2.0
 # The article is the run with the most letters outside links x probability, a block's letters
 # counting in full where it ends as a sentence does and at this share where not (headlines, teasers).
 UNFINISHED_SHARE = 0.5
+# A run the page's markup places away from its article counts at this share of its prose when choosing
+# the article (`off_article`): one inside a side column (an element around it, below those around every
+# chosen block, with a class or id word holding `SIDEBAR_WORD`), or, where some run lies in an element
+# whose class or id names an article's body (`entry-content`, `post-body`, `hentry`, ...), one outside
+# every such element.  The model rates a column of recent comments or an "about me" box as prose.
+OFF_ARTICLE_SHARE = 0.1
+SIDEBAR_WORD = re.compile("sidebar")
 SENTENCE_ENDS = tuple(".!?。！？…\"”’")
 # A caption or credit: a chosen block in an element (its own or its parent) that is a `figcaption`
 # or has one of these class or id words, where that element or its parent holds an image.
@@ -158,7 +168,8 @@ def drop_boilerplate_regions(table, probs, chosen):
     chosen blocks with the most letters outside links × probability, sentences
     counting more than lines that do not end as one (`UNFINISHED_SHARE`: not a long
     column of links or teasers), unless runs that share a tag path hold `REPEAT_SHARE`
-    times its prose together (a listing's items: `article_run`); its container is the
+    times its prose together (a listing's items: `article_run`), a run the markup places
+    away from the article (a side column: `off_article`) counting a tenth; its container is the
     innermost element holding that run, its anchor the run's block of most letters
     outside links × probability.
     A run's score (never below 0) is
@@ -230,8 +241,10 @@ def drop_boilerplate_regions(table, probs, chosen):
 
 def article_run(table, runs: list[list[int]], prose) -> int:
     """The index of the article's run: the run of most `prose`, or the best run of a repeated
-    structure (runs joined by blocks of one tag path) holding `REPEAT_SHARE` times that."""
-    totals = [float(prose[run].sum()) for run in runs]
+    structure (runs joined by blocks of one tag path) holding `REPEAT_SHARE` times that.
+    A run the markup places away from the article (`off_article`) counts `OFF_ARTICLE_SHARE` of its prose."""
+    off = off_article(table, runs)
+    totals = [float(prose[run].sum()) * (OFF_ARTICLE_SHARE if o else 1.0) for run, o in zip(runs, off)]
     best = max(range(len(runs)), key=totals.__getitem__)
     group = list(range(len(runs)))  # union-find: a run's structure is the root its `group` links lead to
 
@@ -254,6 +267,34 @@ def article_run(table, runs: list[list[int]], prose) -> int:
     if held[structure] >= REPEAT_SHARE * totals[best]:
         return max((r for r in range(len(runs)) if root(r) == structure), key=totals.__getitem__)
     return best
+
+
+def off_article(table, runs: list[list[int]]) -> list[bool]:
+    """Per run, whether the page's markup places it away from the article: in a side column, or
+    outside every element named as an article's body where another run lies in one."""
+    off = in_sidebar(table, runs)
+    if table.content:
+        named = [any(not table.content.isdisjoint(table.ancestors[i]) for i in run) for run in runs]
+        if any(named) and not all(named):
+            off = [o or not n for o, n in zip(off, named)]
+    return off
+
+
+def in_sidebar(table, runs: list[list[int]]) -> list[bool]:
+    """Per run, whether its container or an element around that, below the elements around every
+    chosen block, has a class or id word holding `SIDEBAR_WORD`: the page's side column.  All
+    False where every run is in one (a wrapper such as `has-sidebar` around the article and its
+    column is no column of its own)."""
+    blocks = [i for run in runs for i in run]
+    common = set(table.ancestors[blocks[0]]).intersection(*(table.ancestors[i] for i in blocks[1:]))
+    side = []
+    for run in runs:
+        e = run_container(table, run)
+        while e is not None and e >= 0 and e not in common and not any(SIDEBAR_WORD.search(w)
+                                                                       for w in table.elements[e][1]):
+            e = table.parent[e]
+        side.append(e is not None and e >= 0 and e not in common)
+    return [False] * len(runs) if all(side) else side
 
 
 def article_words(table, run: list[int], container: int | None, mass, words_of) -> set[str]:

@@ -156,3 +156,46 @@ def test_a_listing_of_teasers_is_not_lost_to_a_long_notice_beside_it():
     kept = decided(html.replace(banner, f"<article>{story}</article>"), lambda t: 0.9 if t in PARAS else
                    0.55 if t in wanted else 0.1)
     assert kept[:len(PARAS)] == PARAS
+
+
+def test_a_short_post_is_not_lost_to_a_longer_column_of_recent_comments_in_the_sidebar():
+    post = PARAS[:2]
+    recent = [f"{p[:60]} said: {q}" for p, q in zip(PARAS[2:], PARAS[1:])]
+    html = ('<html><body><div id="wrapper"><div id="content"><div class="post"><h1>Bridge to be repaired</h1>'
+            + "".join(f"<p>{p}</p>" for p in post) + '</div><div class="comment-form"><p>Leave a reply</p></div></div>'
+            '<div id="sidebar" class="sidebar"><h3>Recent comments</h3><ul class="items">'
+            + "".join(f"<li>{r}</li>" for r in recent) + "</ul></div></div></body></html>")
+    kept = decided(html, lambda t: 0.85 if t in post or t in recent else 0.1)
+    assert kept == post
+    # where every run lies in a wrapper named for the sidebar (`has-sidebar`), the longer run stays the article
+    wrapped = html.replace('<div id="wrapper">', '<div id="wrapper" class="layout has-sidebar">'
+                           ).replace('<div id="sidebar" class="sidebar">', '<div id="column">')
+    kept = decided(wrapped, lambda t: 0.85 if t in post or t in recent else 0.1)
+    assert kept[-len(recent):] == recent
+
+
+def test_the_run_in_the_element_named_as_the_article_body_is_the_article():
+    post = PARAS[:2]
+    more = PARAS[2:]
+    html = ('<html><body><div class="post"><div class="entry-content">' + "".join(f"<p>{p}</p>" for p in post)
+            + '</div></div><div class="more-stories"><h3>More stories</h3><ul>' + "".join(f"<li>{p}</li>" for p in more)
+            + "</ul></div></body></html>")
+    kept = decided(html, lambda t: 0.6 if t in PARAS else 0.1)
+    assert kept == post
+    # without a named body, the longer run is the article, and the list stays
+    kept = decided(html.replace("entry-content", "text"), lambda t: 0.6 if t in PARAS else 0.1)
+    assert kept[-len(more):] == more
+
+
+def test_a_comment_area_named_by_a_whole_word_is_not_the_article():
+    track = ["TrackBack URL for this entry: https://blog.example/trackback/42 is where other weblogs ping us.",
+             "Your comment has been saved. Comments are moderated and will not appear until approved."]
+    html = ('<html><body><div class="entry">' + "".join(f"<p>{p}</p>" for p in PARAS[:3])
+            + '<div class="trackbacks">' + f"<p>{track[0]}</p></div>"
+            + '<div id="atp-comments" class="comments">' + f"<p>{track[1]}</p></div></div></body></html>")
+    kept = decided(html, lambda t: 0.8)
+    assert kept == PARAS[:3]
+    # a word that merely holds "comment" (a commentary column) is no mark
+    kept = decided(html.replace('"trackbacks"', '"commentary"').replace('id="atp-comments" class="comments"',
+                                                                        'class="commentary"'), lambda t: 0.8)
+    assert kept == PARAS[:3] + track
