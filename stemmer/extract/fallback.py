@@ -56,15 +56,21 @@ BOILERPLATE_LINK_SHARE = 0.5
 BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsletter|subscri|footer|nav|menu|meta"
                                "|^(?:comments?|trackbacks?|respond)$")
 # unless the article's own text carries it: one found inside the article's container on elements
-# around this share of its letters is the page's name for its paragraphs (`elementor-widget`).
+# around this share of its letters is the page's name for its paragraphs (`elementor-widget`).  Where
+# the article's run is one of a repeated structure (`REPEAT_SHARE`), its own text is the structure's
+# runs (those the markup does not place away from it) inside the element holding them all: a listing
+# whose every item sits in a `post-meta` or `widget-content` box keeps its items.
 OWN_WORD_SHARE = 0.5
 # Runs holding blocks of one tag path (class and id included) are one repeated structure: the items
 # of a listing, the posts of a thread.  Where one holds this many times the prose of the best single
 # run, the article is its best run (a listing's teasers, not the cookie notice beside them).
 REPEAT_SHARE = 2.0
-# The article is the run with the most letters outside links x probability, a block's letters
-# counting in full where it ends as a sentence does and at this share where not (headlines, teasers).
+# The article is the run with the most letters x probability, a block's letters counting in full
+# where it ends as a sentence does and at this share where not (headlines, teasers),
 UNFINISHED_SHARE = 0.5
+# and its link text at this share: a listing's items are often links from end to end (title and
+# teaser one `<a>`), and counted at 0 they lose to the cookie notice or menu callout beside them.
+LINK_SHARE = 0.2
 # A run the page's markup places away from its article counts at this share of its prose when choosing
 # the article (`off_article`): one inside a side column (an element around it, below those around every
 # chosen block, with a class or id word holding `SIDEBAR_WORD`), or, where some run lies in an element
@@ -72,6 +78,12 @@ UNFINISHED_SHARE = 0.5
 # every such element.  The model rates a column of recent comments or an "about me" box as prose.
 OFF_ARTICLE_SHARE = 0.1
 SIDEBAR_WORD = re.compile("sidebar")
+# An element named as an article's body (the PageTable's `content`) counts as one where a class or id
+# word of it holds one of these (`entry-content`, `post-body`, `hentry`, `storytext`), or where it is
+# the page's `<main>`: a generic name (`main-content`, `pagebody`) on any other element is a layout's
+# wrapper (a page-wide `pagebody`, eBay's `maincontent` column beside a product's description) and
+# says nothing of where the article is.
+ARTICLE_BODY_WORD = re.compile("article|post|entry|story|blog|news|single")
 SENTENCE_ENDS = tuple(".!?。！？…\"”’")
 # A caption or credit: a chosen block in an element (its own or its parent) that is a `figcaption`
 # or has one of these class or id words, where that element or its parent holds an image.
@@ -165,9 +177,9 @@ def drop_boilerplate_regions(table, probs, chosen):
     Most of the boilerplate the classifier keeps lies after the article (a sidebar
     column, the comment form, related and newsletter boxes), so the decision is per
     region, on evidence scored together.  The article is the run of consecutive
-    chosen blocks with the most letters outside links × probability, sentences
-    counting more than lines that do not end as one (`UNFINISHED_SHARE`: not a long
-    column of links or teasers), unless runs that share a tag path hold `REPEAT_SHARE`
+    chosen blocks with the most letters × probability, sentences counting more than
+    lines that do not end as one (`UNFINISHED_SHARE`: not a long column of links or
+    teasers) and link text a fifth (`LINK_SHARE`), unless runs that share a tag path hold `REPEAT_SHARE`
     times its prose together (a listing's items: `article_run`), a run the markup places
     away from the article (a side column: `off_article`) counting a tenth; its container is the
     innermost element holding that run, its anchor the run's block of most letters
@@ -182,7 +194,7 @@ def drop_boilerplate_regions(table, probs, chosen):
           an advertisement.
     A block is dropped where its run's score, +1 if an element around it that is not
     around the anchor has a class or id word of `BOILERPLATE_WORDS` that the article's
-    own text does not carry, reaches 1.
+    own text (its structure's, for a listing's item) does not carry, reaches 1.
     """
     runs = chosen_runs(chosen)
     if not runs:
@@ -191,8 +203,8 @@ def drop_boilerplate_regions(table, probs, chosen):
     weights = np.array([b.weight for b in table.blocks], dtype=float)
     text = weights - np.array([b.anchor_weight for b in table.blocks], dtype=float)
     sentence = np.array([b.text.rstrip().endswith(SENTENCE_ENDS) for b in table.blocks], dtype=float)
-    prose = text * probs * (UNFINISHED_SHARE + (1 - UNFINISHED_SHARE) * sentence)
-    core = article_run(table, runs, prose)
+    prose = (text + LINK_SHARE * (weights - text)) * probs * (UNFINISHED_SHARE + (1 - UNFINISHED_SHARE) * sentence)
+    core, structure = article_run(table, runs, prose)
     container = run_container(table, runs[core])
     article_paths = {table.blocks[i].path for i in runs[core]}
     article_plain = {plain_path(p) for p in article_paths}
@@ -206,7 +218,9 @@ def drop_boilerplate_regions(table, probs, chosen):
             region_words[e] = frozenset(m.group(0) for w in table.elements[e][1] if (m := BOILERPLATE_WORDS.search(w)))
         return region_words[e]
 
-    own_words = article_words(table, runs[core], container, text * probs, words_of)
+    own = [i for r in structure for i in runs[r]]
+    own_words = article_words(table, own, run_container(table, own) if len(structure) > 1 else container,
+                              text * probs, words_of)
     marked: dict[int, bool] = {}
 
     def in_boilerplate_element(i: int) -> bool:
@@ -239,9 +253,10 @@ def drop_boilerplate_regions(table, probs, chosen):
     return chosen
 
 
-def article_run(table, runs: list[list[int]], prose) -> int:
+def article_run(table, runs: list[list[int]], prose) -> tuple[int, list[int]]:
     """The index of the article's run: the run of most `prose`, or the best run of a repeated
-    structure (runs joined by blocks of one tag path) holding `REPEAT_SHARE` times that.
+    structure (runs joined by blocks of one tag path) holding `REPEAT_SHARE` times that; and the
+    indexes of the runs of its structure that the markup does not place away from it.
     A run the markup places away from the article (`off_article`) counts `OFF_ARTICLE_SHARE` of its prose."""
     off = off_article(table, runs)
     totals = [float(prose[run].sum()) * (OFF_ARTICLE_SHARE if o else 1.0) for run, o in zip(runs, off)]
@@ -265,16 +280,18 @@ def article_run(table, runs: list[list[int]], prose) -> int:
         held[root(r)] = held.get(root(r), 0.0) + total
     structure = max(held, key=held.__getitem__)
     if held[structure] >= REPEAT_SHARE * totals[best]:
-        return max((r for r in range(len(runs)) if root(r) == structure), key=totals.__getitem__)
-    return best
+        best = max((r for r in range(len(runs)) if root(r) == structure), key=totals.__getitem__)
+    return best, [r for r in range(len(runs)) if root(r) == root(best) and (r == best or not off[r])]
 
 
 def off_article(table, runs: list[list[int]]) -> list[bool]:
     """Per run, whether the page's markup places it away from the article: in a side column, or
-    outside every element named as an article's body where another run lies in one."""
+    outside every element named as an article's body (`ARTICLE_BODY_WORD`) where another run lies in one."""
     off = in_sidebar(table, runs)
-    if table.content:
-        named = [any(not table.content.isdisjoint(table.ancestors[i]) for i in run) for run in runs]
+    bodies = {e for e in table.content
+              if table.elements[e][0] == "main" or any(ARTICLE_BODY_WORD.search(w) for w in table.elements[e][1])}
+    if bodies:
+        named = [any(not bodies.isdisjoint(table.ancestors[i]) for i in run) for run in runs]
         if any(named) and not all(named):
             off = [o or not n for o, n in zip(off, named)]
     return off

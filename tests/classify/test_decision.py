@@ -199,3 +199,41 @@ def test_a_comment_area_named_by_a_whole_word_is_not_the_article():
     kept = decided(html.replace('"trackbacks"', '"commentary"').replace('id="atp-comments" class="comments"',
                                                                         'class="commentary"'), lambda t: 0.8)
     assert kept == PARAS[:3] + track
+
+
+
+def test_a_listing_whose_items_are_links_from_end_to_end_is_not_lost_to_a_menu_callout():
+    callout = "Visit our clinic from Thursday to Sunday, nine to five."
+    items = [(f"Story {k} of the week", p[:120].rsplit(" ", 1)[0]) for k, p in enumerate(PARAS + PARAS)]
+    cards = "".join(f'<div class="card"><a href="/s{k}"><h3>{h}</h3><p class="dek">{d}</p></a>'
+                    f'<p class="age">{k + 2} days ago</p></div>' for k, (h, d) in enumerate(items))
+    html = (f'<html><body><div class="callout"><h3>Open today</h3><p>{callout}</p></div>'
+            f'<p><a href="/">Home</a></p><div class="grid">{cards}</div></body></html>')
+    wanted = [t for pair in items for t in pair]
+    kept = decided(html, lambda t: 0.6 if t in wanted else 0.8 if t == callout else 0.1)
+    # (items after the best one are links after the article, as a related-links box is, and may go)
+    assert sum(t in kept for t in wanted) >= len(wanted) - 2
+
+
+def test_items_each_in_a_wrapper_named_with_a_region_word_stay_with_the_article():
+    items = "".join(f'<div class="post-meta"><h4>Course {k}</h4><p>{p}</p></div><p>{k + 2} days ago</p>'
+                    for k, p in enumerate(PARAS))
+    html = f'<html><body><h1>Courses</h1><p>Menu</p><div class="courses">{items}</div></body></html>'
+    kept = decided(html, lambda t: 0.1 if t in ("Menu", "Courses") or t.endswith("days ago") else 0.8)
+    assert all(p in kept for p in PARAS)
+
+
+def test_a_generic_main_content_name_marks_the_article_only_on_the_main_element():
+    summary = ["Condition: new. Ships in two days from a seller with many good ratings.", "Price: 20 dollars."]
+    html = ('<html><body><div class="columns"><div class="right maincontent">'
+            + "<ul>" + "".join(f"<li>{s}</li>" for s in summary) + '</ul><p>Add to cart</p></div><div class="left">'
+            + "<h2>Item description from the seller</h2>" + "".join(f"<p>{p}</p>" for p in PARAS[:3])
+            + "</div></div></body></html>")
+    kept = decided(html, lambda t: 0.1 if t == "Add to cart" else 0.8)
+    assert all(p in kept for p in PARAS[:3])
+    # the same name on the page's <main> says where its text is: a longer notice after it is not the article
+    notice = " ".join(PARAS[1:])
+    html = html.replace('<div class="columns">', '<main class="maincontent"><div class="columns">').replace(
+        "</div></div></body>", f'</div></div></main><p>Close</p><div class="banner"><p>{notice}</p></div></body>')
+    kept = decided(html, lambda t: 0.1 if t in ("Add to cart", "Close") else 0.8)
+    assert notice not in kept and all(p in kept for p in PARAS[:3])
