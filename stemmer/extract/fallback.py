@@ -52,9 +52,13 @@ BOILERPLATE_LINK_SHARE = 0.5
 # and a class or id word holding one of these marks a region of the page that is not main text
 # (as in readability's and trafilatura's lists of unlikely candidates), as does one that is a comment
 # area's whole name (`comments`, `trackbacks`, WordPress's `respond`; not `commentary`), which the
-# comment rules miss where its element is named `aol-comments` or `atp-comments`,
+# comment rules miss where its element is named `aol-comments` or `atp-comments`.  A comment area
+# follows the article it is about, so such a word marks only the blocks after the article's anchor:
+# before it, a box named `comments` is a forum thread's posts, and inside the article an arXiv
+# listing's `list-comments` lines or a section whose id spells its heading "Respond to review comments".
+COMMENT_AREA_WORDS = re.compile("^(?:comments?|trackbacks?|respond)$")
 BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsletter|subscri|footer|nav|menu|meta"
-                               "|^(?:comments?|trackbacks?|respond)$")
+                               f"|{COMMENT_AREA_WORDS.pattern}")
 # unless the article's own text carries it: one found inside the article's container on elements
 # around this share of its letters is the page's name for its paragraphs (`elementor-widget`).  Where
 # the article's run is one of a repeated structure (`REPEAT_SHARE`), its own text is the structure's
@@ -194,7 +198,8 @@ def drop_boilerplate_regions(table, probs, chosen):
           an advertisement.
     A block is dropped where its run's score, +1 if an element around it that is not
     around the anchor has a class or id word of `BOILERPLATE_WORDS` that the article's
-    own text (its structure's, for a listing's item) does not carry, reaches 1.
+    own text (its structure's, for a listing's item) does not carry, reaches 1; a comment
+    area's name marks only blocks after the anchor.
     """
     runs = chosen_runs(chosen)
     if not runs:
@@ -221,14 +226,14 @@ def drop_boilerplate_regions(table, probs, chosen):
     own = [i for r in structure for i in runs[r]]
     own_words = article_words(table, own, run_container(table, own) if len(structure) > 1 else container,
                               text * probs, words_of)
-    marked: dict[int, bool] = {}
+    marked: dict[int, frozenset[str]] = {}
 
     def in_boilerplate_element(i: int) -> bool:
         for e in table.ancestors[i]:
             if e not in around_anchor:
                 if e not in marked:
-                    marked[e] = not words_of(e) <= own_words
-                if marked[e]:
+                    marked[e] = words_of(e) - own_words
+                if marked[e] and (i > anchor or not all(COMMENT_AREA_WORDS.match(w) for w in marked[e])):
                     return True
         return False
 

@@ -237,3 +237,17 @@ def test_a_generic_main_content_name_marks_the_article_only_on_the_main_element(
         "</div></div></body>", f'</div></div></main><p>Close</p><div class="banner"><p>{notice}</p></div></body>')
     kept = decided(html, lambda t: 0.1 if t in ("Add to cart", "Close") else 0.8)
     assert notice not in kept and all(p in kept for p in PARAS[:3])
+
+
+def test_a_comment_area_name_marks_nothing_before_the_article():
+    posts = "".join(f'<div class="post"><p>{p}</p></div><p>Reply</p>' for p in POSTS[:2])
+    dialog = " ".join(PARAS[2:])
+    html = (f'<html><body><h1>Is the old bridge safe?</h1><div class="topic comments">{posts}</div>'
+            f'<p>Cookie settings</p><div class="consent"><p>{dialog}</p></div></body></html>')
+    kept = decided(html, lambda t: 0.1 if t in ("Reply", "Cookie settings") else 0.8)
+    assert all(p in kept for p in POSTS[:2])
+    # the same box after the article is its comment area
+    html = html.replace(f'<div class="topic comments">{posts}</div><p>Cookie settings</p>',
+                        f'<p>Cookie settings</p>').replace("</div></body>", f'</div><div class="comments">{posts}</div></body>')
+    kept = decided(html, lambda t: 0.1 if t in ("Reply", "Cookie settings") else 0.8)
+    assert dialog in kept and not any(p in kept for p in POSTS[:2])
