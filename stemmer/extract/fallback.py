@@ -61,9 +61,9 @@ BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsle
                                f"|{COMMENT_AREA_WORDS.pattern}")
 # unless the article's own text carries it: one found inside the article's container on elements
 # around this share of its letters is the page's name for its paragraphs (`elementor-widget`).  Where
-# the article's run is one of a repeated structure (`REPEAT_SHARE`), its own text is the structure's
-# runs (those the markup does not place away from it) inside the element holding them all: a listing
-# whose every item sits in a `post-meta` or `widget-content` box keeps its items.
+# the article's run is one of a repeated structure (below), its own text is the structure's runs (those
+# the markup does not place away from it) inside the element holding them all: a listing whose every
+# item sits in a `post-meta` or `widget-content` box keeps its items.
 OWN_WORD_SHARE = 0.5
 # Runs holding blocks of one tag path (class and id included) are one repeated structure: the items
 # of a listing, the posts of a thread.  Where one holds this many times the prose of the best single
@@ -183,11 +183,11 @@ def drop_boilerplate_regions(table, probs, chosen):
     region, on evidence scored together.  The article is the run of consecutive
     chosen blocks with the most letters × probability, sentences counting more than
     lines that do not end as one (`UNFINISHED_SHARE`: not a long column of links or
-    teasers) and link text a fifth (`LINK_SHARE`), unless runs that share a tag path hold `REPEAT_SHARE`
-    times its prose together (a listing's items: `article_run`), a run the markup places
-    away from the article (a side column: `off_article`) counting a tenth; its container is the
-    innermost element holding that run, its anchor the run's block of most letters
-    outside links × probability.
+    teasers) and link text a fifth (`LINK_SHARE`), unless runs that share a tag path
+    hold `REPEAT_SHARE` times its prose together (a listing's items: `article_run`), a
+    run the markup places away from the article (a side column: `off_article`)
+    counting a tenth; its container is the innermost element holding that run, its
+    anchor the run's block of most letters outside links × probability.
     A run's score (never below 0) is
       +1  it comes after the article and lies mostly outside its container;
       +1  it is not the article's and is mostly link text: related posts, tags, menus;
