@@ -25,7 +25,10 @@ pattern sets (patterns from ``stemmer analyze`` of their train pages), and
 no patterns (the fallback alone) on the fallback sets' pages.  Net of
 start-up: the CPU seconds of a run on all pages less those of a run on the
 first page, per page written.  Beside it, in this process and the same run,
-trafilatura's extraction and lxml's bare parse of the same pages.
+trafilatura's extraction and lxml's bare parse of the same pages, and what
+bounds the command line from below: its reader and the parse (``read + parse``,
+the input file read as the command reads it), and those and the block walk
+(``+ segment``), with no layout matched, no output written.
 
     python benchmarks/speed.py --end-to-end          # jekyll_sites + web_sites; mceb, dragnet
     python benchmarks/speed.py --end-to-end --fallback-sets mceb --inputs jsonl
@@ -34,6 +37,7 @@ trafilatura's extraction and lxml's bare parse of the same pages.
 from __future__ import annotations
 
 import argparse
+import gc
 import gzip
 import importlib
 import io
@@ -52,9 +56,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from stemmer import Page, analyze, extract  # noqa: E402
-from stemmer.blocks import parse_html  # noqa: E402
+from stemmer.blocks import parse_html, segment  # noqa: E402
 from stemmer.blocks.segment import WALKERS  # noqa: E402
+from stemmer.cli import GC_YOUNG_OBJECTS  # noqa: E402
 from stemmer.layout.model import PatternSet  # noqa: E402
+from stemmer.pages import read_pages  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 SEGMENT = importlib.import_module("stemmer.blocks.segment")  # the module: stemmer.blocks.segment is its function
@@ -275,13 +281,36 @@ def end_to_end(args) -> None:
                                     include_comments=False)
             return parse_s, time.process_time() - t0
 
+        def floors(source: Path) -> tuple[float, float]:
+            """CPU seconds to read the file's pages and parse each, and to do that and walk each
+            (with the command line's garbage collection: this process holds every page besides)."""
+            collected = gc.get_threshold()
+            gc.set_threshold(GC_YOUNG_OBJECTS, *collected[1:])
+            t0 = time.process_time()
+            for page in read_pages(source):
+                parse_html(page.html)
+            parsed = time.process_time() - t0
+            t0 = time.process_time()
+            for page in read_pages(source):
+                segment(parse_html(page.html))
+            walked = time.process_time() - t0
+            gc.set_threshold(*collected)
+            return parsed, walked
+
+        def keep_least(key, seconds: float) -> None:
+            best[key] = min(best.get(key, float("inf")), seconds)
+
         trafilatura.extract(groups[0][1][0]["html"])  # warm-up
         best: dict = {}
         for _ in range(args.repeat):
             for g, (label, pages, _) in enumerate(groups):
                 parse_s, traf_s = peers(pages)
-                best[("parse", g)] = min(best.get(("parse", g), float("inf")), parse_s)
-                best[("trafilatura", g)] = min(best.get(("trafilatura", g), float("inf")), traf_s)
+                keep_least(("parse", g), parse_s)
+                keep_least(("trafilatura", g), traf_s)
+                for fmt in args.inputs:
+                    read_s, walk_s = floors(work / f"input{g}" / "all" / INPUTS[fmt])
+                    keep_least(("read + parse", g, fmt), read_s)
+                    keep_least(("+ segment", g, fmt), walk_s)
             for i, (g, fmt, mode, all_args, one_args, tree) in enumerate(runs):
                 cpu_all, n_all = cli_cpu(all_args, cwd, work / "out.jsonl", tree)
                 cpu_one, n_one = cli_cpu(one_args, cwd, work / "out.jsonl", tree)
@@ -301,6 +330,11 @@ def end_to_end(args) -> None:
               f"{parse_pps / traf_pps:13.1f}")
         print(f"{label:26} {'':6} {'trafilatura':14} {len(pages):6} {'':>7} {traf_pps:8.0f} "
               f"{traf_pps / parse_pps:8.2f} {1:13.1f}")
+        for fmt in args.inputs:
+            for floor in ("read + parse", "+ segment"):
+                pps = len(pages) / best[(floor, g, fmt)]
+                print(f"{label:26} {fmt:6} {floor:14} {len(pages):6} {'':>7} {pps:8.0f} {pps / parse_pps:8.2f} "
+                      f"{pps / traf_pps:13.1f}")
         for i, (rg, fmt, mode, _, _, tree) in enumerate(runs):
             if rg == g:
                 net, n, start = best[("run", i)]

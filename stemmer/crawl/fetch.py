@@ -1,19 +1,24 @@
-"""HTTP fetching with requests: a size cap, a deadline, and redirects the caller vets hop by hop."""
+"""HTTP fetching with requests: a size cap, a deadline, and redirects the caller vets hop by hop.
+
+requests and urllib3 are imported where a page is fetched: every verb imports this
+module through `stemmer.crawl`, and they (with warcio) cost a command a tenth of a second.
+"""
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from http.cookiejar import CookieJar
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
-import requests
-import urllib3
-from urllib3.util import make_headers
-
 from stemmer.crawl.frontier import normalize_url
+
+if TYPE_CHECKING:
+    import requests
 
 MAX_REDIRECTS = 5
 HTML_TYPES = frozenset({"text/html", "application/xhtml+xml", "text/xhtml"})
@@ -23,8 +28,13 @@ _CHUNK = 64 * 1024
 _WIRE_HEADERS = frozenset({"content-encoding", "transfer-encoding", "content-length"})
 # Request headers not worth archiving: they carry the user's credentials.
 _PRIVATE_HEADERS = frozenset({"cookie", "authorization", "proxy-authorization"})
-# What urllib3 can decode here: gzip and deflate, plus br (zstd) only when brotli (zstandard) is installed.
-ACCEPT_ENCODING = make_headers(accept_encoding=True)["accept-encoding"]
+
+
+@functools.cache
+def accept_encoding() -> str:
+    """What urllib3 can decode here: gzip and deflate, plus br (zstd) only when brotli (zstandard) is installed."""
+    from urllib3.util import make_headers
+    return make_headers(accept_encoding=True)["accept-encoding"]
 
 
 class FetchFailed(Exception):
@@ -107,11 +117,12 @@ class Fetcher:
         """This thread's session."""
         session = getattr(self._local, "session", None)
         if session is None:
+            import requests
             session = requests.Session()
             session.headers.update({
                 "User-Agent": self.user_agent,
                 "Accept": "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1",
-                "Accept-Encoding": ACCEPT_ENCODING,
+                "Accept-Encoding": accept_encoding(),
             })
             session.cookies = self.cookies
             self._local.session = session
@@ -171,6 +182,7 @@ class Fetcher:
 
     def _request(self, url: str) -> requests.Response:
         """Send one GET without following redirects."""
+        import requests
         try:
             return self._session().get(url, timeout=(self.timeout, self.timeout),
                                        stream=True, allow_redirects=False)
@@ -212,6 +224,8 @@ class Fetcher:
         time cannot hold the fetch past the deadline (``iter_content`` would wait
         for a whole chunk).
         """
+        import requests
+        import urllib3
         deadline = time.monotonic() + self.timeout
         raw = response.raw
         chunks, size = [], 0
@@ -238,6 +252,7 @@ class Fetcher:
         Raises:
             FetchFailed: a network error or timeout.
         """
+        import requests
         try:
             with self._session().get(url, timeout=(self.timeout, self.timeout), stream=True) as response:
                 body = b""

@@ -9,9 +9,6 @@ from collections.abc import Iterable
 from io import BytesIO
 from pathlib import Path
 
-from warcio.statusandheaders import StatusAndHeaders
-from warcio.warcwriter import WARCWriter
-
 from stemmer.crawl.fetch import Fetched, request_line
 from stemmer.files import atomic_output
 
@@ -48,6 +45,9 @@ def write_warc(path: str | os.PathLike, pages: Iterable[Fetched],
             ``{"url": ..., "anchors": [...]}``.
         info: fields of the warcinfo record (``software``, ``default-charset``, ...).
     """
+    from warcio.statusandheaders import StatusAndHeaders  # here: every verb imports this module, few write WARCs
+    from warcio.warcwriter import WARCWriter
+
     with atomic_output(path, fsync=True) as out:
         writer = WARCWriter(out, gzip=True)
         writer.write_record(writer.create_warcinfo_record(Path(path).name, info))

@@ -8,9 +8,6 @@ import zlib
 from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
-from warcio.archiveiterator import ArchiveIterator
-from warcio.exceptions import ArchiveLoadFailed
-
 from stemmer.errors import InputError
 from stemmer.pages.linkinfo import read_linkinfo
 from stemmer.pages.page import DAMAGED_INPUT, SKIPPED_PAGE, Page, site_of
@@ -64,6 +61,9 @@ def read_warc(path: str | os.PathLike, *, charset: str | None = None) -> Iterato
 
 def _records(f: BinaryIO, path, wanted: Callable, *, warn: bool = True) -> Iterator[tuple[object, bytes]]:
     """The wanted records with their payloads, stopping with a warning at a damaged record."""
+    from warcio.archiveiterator import ArchiveIterator  # here: warcio takes a tenth of a second to import
+    from warcio.exceptions import ArchiveLoadFailed
+
     records = ArchiveIterator(f, arc2warc=True)
     size = os.fstat(f.fileno()).st_size if f.seekable() else None
     record = None

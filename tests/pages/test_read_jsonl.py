@@ -72,3 +72,26 @@ def test_nuls_in_a_pages_html_are_dropped(write_jsonl, html):
     path = write_jsonl([{"url": "http://e.com/a", "html": html("a\x00b")}, {"url": "http://e.com/b", "html": html("c")}])
     assert ["\x00" in p.html for p in read_jsonl(path)] == [False, False]
     assert "ab" in next(iter(read_jsonl(path))).html
+
+
+@pytest.mark.parametrize("damage", ["cut", "garbage after"])
+def test_gzip_lines_are_the_same_with_and_without_isal(write_jsonl, html, monkeypatch, caplog, damage):
+    from stemmer.pages import jsonl
+
+    path = write_jsonl([{"url": f"http://e.com/{i}", "html": html(f"{i} " * 3000)} for i in range(60)],
+                       name="p.jsonl.gz")
+    data = path.read_bytes()
+    path.write_bytes(data[:len(data) // 2] if damage == "cut" else data + b"garbage")
+
+    def read():
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="stemmer"):
+            pages = [(p.id, p.html) for p in read_jsonl(path)]
+        return pages, [r.getMessage() for r in caplog.records]
+
+    if jsonl._igzip is None:
+        pytest.skip("isal is not installed")
+    fast = read()
+    monkeypatch.setattr(jsonl, "_igzip", None)
+    slow = read()
+    assert fast == slow and len(slow[0]) >= (10 if damage == "cut" else 60) and len(slow[1]) == 1
