@@ -113,16 +113,13 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
                   with_blocks: bool) -> tuple[Extraction, PageBlocks | None]:
     """One page's extraction, and its blocks if `with_blocks`: parse, walk, match, decide, finish.
 
-    The page is parsed once.  Where only the classifier reads it (a fallback and
-    no layouts), or it reads the blocks of matched pages too (`Fallback.unknown_rule`),
-    the walk records its `page_table`, whose blocks are exactly `segment`'s: the layouts
-    match those, the classifier reads the table.  Else the walk cuts the blocks alone,
-    and the fallback walks again, for its table, the pages no layout reads: the
-    recording saved on each page a layout reads costs a walk on each page it leaves.
+    The page is parsed and walked once.  Where the classifier may read it (a
+    fallback is set), the walk records its `page_table`, whose blocks are
+    exactly `segment`'s: the layouts match those, the classifier reads the table.
     Then its best layout gives the title and main text, else the fallback does.
     """
     root = parse_html(page.html, name=page.id) if matcher or fb or with_blocks else None
-    table = page_table(root) if fb is not None and (matcher is None or fb.unknown_blocks != "container") else None
+    table = page_table(root) if fb is not None else None
     blocks = table.page if table is not None else segment(root)
     match = matcher.match(blocks) if matcher is not None else None
     stated = functools.cache(lambda: page_signals(root, page.url, lang=root.get("lang") if root is not None else None))

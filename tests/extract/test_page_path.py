@@ -1,4 +1,4 @@
-"""One page through extract: parsed once, walked once per reader, and never empty without a warning, on every path."""
+"""One page through extract: parsed and walked once, and never empty without a warning, on every path."""
 import importlib
 import os
 from dataclasses import replace
@@ -60,21 +60,19 @@ def counted(monkeypatch):
     return calls
 
 
-@pytest.mark.parametrize("unknown_blocks, walks", [("container", 2), ("classifier", 1)])
-def test_a_page_a_layout_matches_and_sends_on_is_parsed_once_and_walked_for_the_classifier_again(
-        site_parts, patterns, counted, unknown_blocks, walks):
-    # The layouts read blocks alone; the classifier's table is recorded by a walk of its own, unless
-    # the classifier reads matched pages too (unknown_blocks="classifier"): then one walk records it.
+@pytest.mark.parametrize("unknown_blocks", ["container", "classifier"])
+def test_a_page_a_layout_matches_and_sends_on_is_parsed_and_walked_once(site_parts, patterns, counted,
+                                                                        unknown_blocks):
     page = Page("a", None, "example.com", site_parts.article(8, paragraphs=3))
     [result] = extract([page], PatternSet({"example.com": without_main(patterns)}),
                        fallback=Fallback(Everything(), unknown_blocks=unknown_blocks))
     assert (result.matched, result.pattern, result.method) == (False, "L0", "classifier") and result.text
-    assert counted == {"parse": 1, "walk": walks}
+    assert counted == {"parse": 1, "walk": 1}
 
 
 def test_a_matched_page_is_parsed_and_walked_once_with_or_without_fallback(site_parts, patterns, counted):
     page = Page("a", None, "example.com", site_parts.article(8, paragraphs=3))
-    for fallback in (None, Fallback(Everything()), Fallback(Everything(), unknown_blocks="classifier")):
+    for fallback in (None, Fallback(Everything(), unknown_blocks="classifier")):
         before = dict(counted)
         [result] = extract([page], PatternSet({"example.com": patterns}), fallback=fallback)
         assert result.method == "pattern" and result.text
