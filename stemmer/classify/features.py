@@ -422,7 +422,10 @@ def _positions(n: int) -> tuple[np.ndarray, np.ndarray]:
     pe = np.empty((n, 2 * N_FREQ))
     pe[:, 0::2] = np.sin(pos[:, None] * freqs)
     pe[:, 1::2] = np.cos(pos[:, None] * freqs)
-    return np.column_stack([pos, pos * pos]), pe
+    both = np.column_stack([pos, pos * pos]), pe
+    for a in both:
+        a.flags.writeable = False  # shared by every page of `n` blocks
+    return both
 
 
 class _Stats:

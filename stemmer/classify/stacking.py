@@ -29,7 +29,8 @@ def context_features(p: np.ndarray, table: PageTable) -> np.ndarray:
     # Blocks sharing the nearest enclosing element, and sharing its parent; the element's
     # id + 1 (0: none) numbers the groups, as sorting the ids would, in the same order.
     ancestors = table.ancestors
-    groups = ([anc[-1] + 1 if anc else 0 for anc in ancestors], [anc[-2] + 1 if len(anc) >= 2 else 0 for anc in ancestors])
+    groups = ([anc[-1] + 1 if anc else 0 for anc in ancestors],
+              [anc[-2] + 1 if len(anc) >= 2 else 0 for anc in ancestors])
     k = 1 + len(CONTEXT)
     for depth in (1, 2):
         group = np.array(groups[depth - 1], dtype=np.int64)
