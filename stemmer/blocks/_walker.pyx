@@ -844,30 +844,42 @@ def element_arrays(list ancestors, Py_ssize_t n_elements, const double[:, ::1] p
     return depth_a, chain_a, rows_a, inner_a, sums_a
 
 
-def column_counts(list columns, const long long[::1] chain, const long long[::1] rows,
+def column_counts(list elements, dict known, columns_of, const long long[::1] chain, const long long[::1] rows,
                   const long long[::1] inner, Py_ssize_t n_blocks, Py_ssize_t k):
     """Per block, how many of its enclosing elements have each of `k` columns, and which its innermost has.
 
-    `columns`: per element, a tuple of its columns (ints below `k`); `chain`, `rows` and `inner`
-    as `element_arrays` gives them.  Returns two float32 arrays (blocks, k), as `_Stats.per_block`.
+    `elements`: the page table's (tag, words) per element; an element's columns (a tuple of
+    ints below `k`) are `known[element]`, else `columns_of(element)` (which learns them), asked
+    only for the elements that hold a block.  `chain`, `rows` and `inner` as `element_arrays`
+    gives them.  Returns two float32 arrays (blocks, k), as `_Stats.per_block`.
     """
-    cdef Py_ssize_t j, r, e, i, c, n_el = len(columns)
+    cdef Py_ssize_t j, r, e, i, c, n_el = len(elements)
     cdef tuple cols
+    cdef list cols_of = [None] * n_el  # per element, its columns once asked
     counts_a = np.zeros((n_blocks, k), dtype=np.float32)
     own_a = np.zeros((n_blocks, k), dtype=np.float32)
     cdef float[:, ::1] counts = counts_a, own = own_a
     for j in range(chain.shape[0]):
-        cols = <tuple>columns[chain[j]]
+        e = chain[j]
+        found = cols_of[e]
+        if found is None:
+            element = elements[e]
+            found = known.get(element)
+            if found is None:
+                found = columns_of(element)
+            for i in range(len(<tuple>found)):
+                c = <object>(<tuple>found)[i]
+                if c < 0 or c >= k:
+                    raise IndexError(f"column {c} is not one of {k}")
+            cols_of[e] = found
+        cols = <tuple>found
         r = rows[j]
         for i in range(len(cols)):
-            c = <object>cols[i]
-            if c < 0 or c >= k:
-                raise IndexError(f"column {c} is not one of {k}")
-            counts[r, c] += 1
+            counts[r, <Py_ssize_t>(<object>cols[i])] += 1
     for r in range(n_blocks):
         e = inner[r]
         if e < n_el:
-            cols = <tuple>columns[e]
+            cols = <tuple>cols_of[e]
             for i in range(len(cols)):
                 own[r, <Py_ssize_t>(<object>cols[i])] = 1
     return counts_a, own_a

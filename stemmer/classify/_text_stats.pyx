@@ -8,8 +8,8 @@ same counts by the same character classes (Python's ``\\w``, ``\\d``,
 """
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, Py_UNICODE_ISUPPER
 from libc.math cimport log, log1p
-from libc.stdlib cimport free, malloc
-from libc.string cimport strstr
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memset, strstr
 
 cdef extern from "Python.h":
     # a character of a str by its storage kind and data: no call, no check (`str[i]` makes both)
@@ -82,18 +82,128 @@ cdef bint _has_year(str text):
     return False
 
 
+cdef extern from *:
+    """
+    #define STEMMER_FNV_OFFSET 14695981039346656037ULL
+    #define STEMMER_FNV_PRIME 1099511628211ULL
+    """
+    unsigned long long STEMMER_FNV_OFFSET
+    unsigned long long STEMMER_FNV_PRIME
+
+
+ctypedef struct WordRef:
+    const void* data     # the str's characters
+    int kind
+    Py_ssize_t start, length
+    unsigned long long hash
+
+
+cdef inline unsigned long long _hash(int kind, const void* data, Py_ssize_t start, Py_ssize_t length) noexcept:
+    """FNV-1a over the code points of a slice of a str."""
+    cdef unsigned long long h = STEMMER_FNV_OFFSET
+    cdef Py_ssize_t i
+    for i in range(start, start + length):
+        h = (h ^ <unsigned long long>PyUnicode_READ(kind, data, i)) * STEMMER_FNV_PRIME
+    return h
+
+
+cdef inline bint _same(const WordRef* a, const WordRef* b) noexcept:
+    """Whether two slices hold the same code points."""
+    cdef Py_ssize_t i
+    if a.hash != b.hash or a.length != b.length:
+        return False
+    for i in range(a.length):
+        if PyUnicode_READ(a.kind, a.data, a.start + i) != PyUnicode_READ(b.kind, b.data, b.start + i):
+            return False
+    return True
+
+
+cdef class _WordSet:
+    """A set of str slices by their code points, open addressing: `add` and `contains` make no str."""
+
+    cdef WordRef* slots
+    cdef unsigned int* gen   # a slot is taken where its gen is the set's current one
+    cdef unsigned int current
+    cdef Py_ssize_t mask, count
+    cdef list keep  # the strs whose characters are referenced
+
+    def __cinit__(self):
+        self.slots, self.gen, self.mask, self.current, self.count, self.keep = NULL, NULL, -1, 1, 0, []
+
+    def __dealloc__(self):
+        free(self.slots)
+        free(self.gen)
+
+    cdef int reset(self, Py_ssize_t capacity) except -1:
+        """Empty, for up to `capacity` words."""
+        cdef Py_ssize_t size = 16
+        while size < 2 * capacity + 2:
+            size *= 2
+        if size - 1 > self.mask:
+            free(self.slots)
+            free(self.gen)
+            self.slots = <WordRef*>malloc(size * sizeof(WordRef))
+            self.gen = <unsigned int*>calloc(size, sizeof(unsigned int))
+            if self.slots is NULL or self.gen is NULL:
+                raise MemoryError()
+            self.mask, self.current = size - 1, 1
+        else:
+            self.current += 1
+            if self.current == 0:  # wrapped: clear the marks
+                memset(self.gen, 0, (self.mask + 1) * sizeof(unsigned int))
+                self.current = 1
+        self.count = 0
+        self.keep = []
+        return 0
+
+    cdef bint add(self, const WordRef* w) noexcept:
+        """Add `w`; whether it was new."""
+        cdef Py_ssize_t at = <Py_ssize_t>(w.hash & <unsigned long long>self.mask)
+        while self.gen[at] == self.current:
+            if _same(&self.slots[at], w):
+                return False
+            at = (at + 1) & self.mask
+        self.gen[at] = self.current
+        self.slots[at] = w[0]
+        self.count += 1
+        return True
+
+    cdef bint contains(self, const WordRef* w) noexcept:
+        cdef Py_ssize_t at = <Py_ssize_t>(w.hash & <unsigned long long>self.mask)
+        while self.gen[at] == self.current:
+            if _same(&self.slots[at], w):
+                return True
+            at = (at + 1) & self.mask
+        return False
+
+    cdef int fill(self, words) except -1:
+        """Empty, then hold the strs of `words`."""
+        cdef WordRef w
+        cdef str word
+        self.reset(len(words))
+        for word in words:
+            self.keep.append(word)
+            w.data, w.kind, w.start, w.length = PyUnicode_DATA(word), PyUnicode_KIND(word), 0, len(word)
+            w.hash = _hash(w.kind, w.data, 0, w.length)
+            self.add(&w)
+        return 0
+
+
 def text_stats(list texts, list weights, list dups, Py_ssize_t max_text, frozenset stop_words,
                Py_ssize_t longest_stop, set title_words, str title_sig):
     """The rows of `_text_stats` for blocks of these texts, weights and repeat counts."""
     cdef Py_ssize_t n_blocks = len(texts), r, i, start, n, nw, word_chars, punct, digits, caps, tokens
     cdef Py_ssize_t cjk, bars, stop, common, n_low, n_chars
     cdef double[:, ::1] out
-    cdef str text, low, word
+    cdef str text, low
     cdef Py_UCS4 c
     cdef bint in_word, in_token, copyright
-    cdef set words
     cdef int kind
     cdef const void* data
+    cdef WordRef w
+    cdef _WordSet stops = _WordSet(), titles = _WordSet(), words = _WordSet()
+    stops.fill(stop_words)
+    titles.fill(title_words)
     rows = np.zeros((n_blocks, 16), dtype=np.float64)
     out = rows
     for r in range(n_blocks):
@@ -135,12 +245,14 @@ def text_stats(list texts, list weights, list dups, Py_ssize_t max_text, frozens
             elif c in _PUNCT:
                 punct += 1
         # the words of the lower-cased text
-        nw = word_chars = stop = 0
-        words = set()
+        nw = word_chars = stop = common = 0
         in_word = False
         start = 0
         n_low = len(low)
         kind, data = PyUnicode_KIND(low), PyUnicode_DATA(low)
+        if title_words:
+            words.reset(n_low // 2 + 1)
+        w.data, w.kind = data, kind
         for i in range(n_low + 1):
             if i < n_low and _word(PyUnicode_READ(kind, data, i)):
                 if not in_word:
@@ -150,18 +262,18 @@ def text_stats(list texts, list weights, list dups, Py_ssize_t max_text, frozens
                 in_word = False
                 nw += 1
                 word_chars += i - start
-                word = low[start:i]
-                if i - start <= longest_stop and word in stop_words:
+                w.start, w.length = start, i - start
+                w.hash = _hash(kind, data, start, i - start)
+                if i - start <= longest_stop and stops.contains(&w):
                     stop += 1
-                if title_words:
-                    words.add(word)
+                if title_words and words.add(&w) and titles.contains(&w):
+                    common += 1
         if not copyright:
             copyright = "copyright" in low
         i = n - 1
         kind, data = PyUnicode_KIND(text), PyUnicode_DATA(text)
         while i >= 0 and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
             i -= 1
-        common = len(words & title_words) if title_words and words else 0
         n_chars = n if n > 1 else 1
         out[r, 0] = log1p(<double>weights[r])
         out[r, 1] = log1p(<double>nw)
@@ -177,7 +289,7 @@ def text_stats(list texts, list weights, list dups, Py_ssize_t max_text, frozens
         out[r, 11] = <double>cjk / n_chars
         out[r, 12] = (bars if bars < 10 else 10) / 10.0
         out[r, 13] = log(<double>dups[r])
-        out[r, 14] = (2.0 * common / (len(words) + len(title_words))) if common else 0.0
+        out[r, 14] = (2.0 * common / (words.count + len(title_words))) if common else 0.0
         out[r, 15] = 1.0 if title_sig and len(low) >= len(title_sig) and _collapses_to(low, title_sig) else 0.0
     return rows
 

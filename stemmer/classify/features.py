@@ -372,15 +372,10 @@ class Featurizer:
 
     def _pos(self, stats: _Stats) -> np.ndarray:
         n = stats.n
-        pos = np.arange(n, dtype=np.float64) / max(n - 1, 1)
-        cum = np.concatenate([[0.0], np.cumsum(stats.weight)[:-1]]) / max(stats.total_weight, 1.0)
-        # The Transformer encoding of the thesis, fed the relative position in
-        # [0, 1] with periods from 2 down to 1/4 of the page.
-        freqs = np.pi * 2.0 ** np.arange(N_FREQ)
-        pe = np.empty((n, 2 * N_FREQ))
-        pe[:, 0::2] = np.sin(pos[:, None] * freqs)
-        pe[:, 1::2] = np.cos(pos[:, None] * freqs)
-        return np.column_stack([pos, cum, pos * pos, pe])
+        out = np.empty((n, 3 + 2 * N_FREQ))
+        out[:, 1] = np.concatenate([[0.0], np.cumsum(stats.weight)[:-1]]) / max(stats.total_weight, 1.0)
+        out[:, [0, 2]], out[:, 3:] = _positions(n)
+        return out
 
     def _tags(self, table: PageTable, stats: _Stats) -> list[np.ndarray]:
         counts, own = self._per_block(table, stats)
@@ -395,20 +390,42 @@ class Featurizer:
     def _per_block(self, table: PageTable, stats: _Stats) -> tuple[np.ndarray, np.ndarray]:
         """`_Stats.per_block` of the tag columns and then the class-word columns, once per page."""
         if stats.vocab_columns is None:
+            k = len(self.vocab.tags) + len(self.vocab.attrs)
             known = self._element_columns
             if len(known) > 100_000:
                 known.clear()
-            columns = []
-            for element in table.elements:
-                c = known.get(element)
-                if c is None:
-                    tag, words = element
-                    tag_column = self._tag_index.get(tag)
-                    word_columns = {i for w in words if (i := self._attr_index.get(w)) is not None}
-                    c = known[element] = ((tag_column,) if tag_column is not None else ()) + tuple(word_columns)
-                columns.append(c)
-            stats.vocab_columns = stats.per_block(columns, len(self.vocab.tags) + len(self.vocab.attrs))
+            if stats.compiled:
+                stats.vocab_columns = _compiled_column_counts(table.elements, known, self._columns_of, stats.chain,
+                                                              stats.rows, stats.inner, stats.n, k)
+            else:
+                columns = [c if (c := known.get(element)) is not None else self._columns_of(element)
+                           for element in table.elements]
+                stats.vocab_columns = stats.per_block(columns, k)
         return stats.vocab_columns
+
+    def _columns_of(self, element: tuple[str, tuple[str, ...]]) -> tuple[int, ...]:
+        """An element's columns (its tag's, then its words' after the tags'), learned in `_element_columns`."""
+        tag, words = element
+        tag_column = self._tag_index.get(tag)
+        word_columns = {i for w in words if (i := self._attr_index.get(w)) is not None}
+        c = self._element_columns[element] = ((tag_column,) if tag_column is not None else ()) + tuple(word_columns)
+        return c
+
+
+@functools.lru_cache(maxsize=4096)
+def _positions(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """For `n` blocks: each one's relative position and its square, and its position encoding."""
+    pos = np.arange(n, dtype=np.float64) / max(n - 1, 1)
+    # The Transformer encoding of the thesis, fed the relative position in
+    # [0, 1] with periods from 2 down to 1/4 of the page.
+    freqs = np.pi * 2.0 ** np.arange(N_FREQ)
+    pe = np.empty((n, 2 * N_FREQ))
+    pe[:, 0::2] = np.sin(pos[:, None] * freqs)
+    pe[:, 1::2] = np.cos(pos[:, None] * freqs)
+    both = np.column_stack([pos, pos * pos]), pe
+    for a in both:
+        a.flags.writeable = False  # shared by every page of `n` blocks
+    return both
 
 
 class _Stats:
@@ -438,7 +455,8 @@ class _Stats:
         # the sums over the blocks in it (whole numbers: any order adds them exactly).
         n_el = len(table.elements)
         self.n_elements = n_el
-        per_block = np.column_stack([self.weight, self.anchor, self.links, self.images, np.ones(n), self.good])
+        self.per_block_sums = per_block = np.column_stack(
+            [self.weight, self.anchor, self.links, self.images, np.ones(n), self.good])
         arrays = _compiled_element_arrays if self.compiled else _element_arrays
         self.depth, self.chain, self.rows, self.inner, sums = arrays(table.ancestors, n_el, per_block)
         lens, has = self.depth, self.depth > 0
@@ -496,9 +514,8 @@ class _Stats:
 
     def per_block(self, columns: list[tuple[int, ...]], k: int) -> tuple[np.ndarray, np.ndarray]:
         """From each element's columns (of `k`): per block, how many of its enclosing elements
-        have each column, and which its innermost one has (float32 rows of 0s and 1s)."""
-        if self.compiled:
-            return _compiled_column_counts(columns, self.chain, self.rows, self.inner, self.n, k)
+        have each column, and which its innermost one has (float32 rows of 0s and 1s).
+        The Python twin of `stemmer.blocks._walker.column_counts`."""
         starts = np.zeros(self.n_elements + 2, dtype=np.int64)  # the last element: none
         np.cumsum(np.fromiter(map(len, columns), dtype=np.int64, count=self.n_elements), out=starts[1:-1])
         starts[-1] = starts[-2]
@@ -517,23 +534,27 @@ class _Stats:
         own[spread(np.arange(n), self.inner)] = 1
         return counts, own
 
-    def _ratio_rows(self, s: np.ndarray) -> np.ndarray:
-        """R1-R5, log blocks and good share for rows of sums (weight, anchor, links, images, blocks, good)."""
-        p = self.page_sums
-        return np.column_stack([
-            s[:, 0] / (p[0] + 1), s[:, 1] / (p[1] + 1), s[:, 2] / (p[2] + 1), s[:, 3] / (p[3] + 1),
-            s[:, 1] / (s[:, 0] + 1), np.log1p(s[:, 4]), s[:, 5] / (p[5] + 1)])
-
     def ratios(self) -> np.ndarray:
-        own = np.column_stack([self.weight, self.anchor, self.links, self.images, np.ones(self.n), self.good])
-        parts = [self._ratio_rows(own), self.in_main[:, None]]
-        for lv in range(LEVELS):
-            idx = self.levels[:, lv]
-            s = np.where(idx[:, None] >= 0, self.sums[np.maximum(idx, 0)], self.page_sums[None, :])
-            parts.append(self._ratio_rows(s))
-            main = self.main
-            parts.append(((idx == main) & (main >= 0)).astype(np.float64)[:, None])
-        return np.hstack(parts)
+        """Per level (the block, then its `levels`): R1-R5, log blocks, good share, and whether it is
+        the main container (for the block: whether it lies in it); all levels' rows at once."""
+        n, p, main = self.n, self.page_sums, self.main
+        idx = self.levels.T  # (LEVELS, blocks)
+        s = np.empty((LEVELS + 1, n, 6))
+        s[0] = self.per_block_sums
+        s[1:] = np.where(idx[:, :, None] >= 0, self.sums[np.maximum(idx, 0)], p)
+        s = s.reshape(-1, 6)
+        out = np.empty((LEVELS + 1, n, 8))
+        r = out.reshape(-1, 8)
+        r[:, 0] = s[:, 0] / (p[0] + 1)
+        r[:, 1] = s[:, 1] / (p[1] + 1)
+        r[:, 2] = s[:, 2] / (p[2] + 1)
+        r[:, 3] = s[:, 3] / (p[3] + 1)
+        r[:, 4] = s[:, 1] / (s[:, 0] + 1)
+        r[:, 5] = np.log1p(s[:, 4])
+        r[:, 6] = s[:, 5] / (p[5] + 1)
+        out[0, :, 7] = self.in_main
+        out[1:, :, 7] = (idx == main) & (main >= 0)
+        return out.transpose(1, 0, 2).reshape(n, -1)
 
     def marks(self, content: set[int], ancestors: list[tuple[int, ...]]) -> np.ndarray:
         """Per block: inside an element marked as an article body, that element's share of the
@@ -582,15 +603,13 @@ class _Stats:
         n = self.n
         base = np.column_stack([np.log1p(self.weight), self.anchor / (self.weight + 1), self.ends,
                                 np.zeros(n), self.good / (self.weight + 1)])
-        parts = []
-        for d in (-2, -1, 1, 2):
-            shifted = np.zeros((n, base.shape[1]))
+        out = np.zeros((n, 4, base.shape[1]))
+        for k, d in enumerate((-2, -1, 1, 2)):
             lo, hi = max(0, -d), min(n, n - d)
             if hi > lo:
-                shifted[lo:hi] = base[lo + d:hi + d]
-                shifted[lo:hi, 3] = (self.parent[lo:hi] == self.parent[lo + d:hi + d]).astype(np.float64)
-            parts.append(shifted)
-        return np.hstack(parts)
+                out[lo:hi, k] = base[lo + d:hi + d]
+                out[lo:hi, k, 3] = self.parent[lo:hi] == self.parent[lo + d:hi + d]
+        return out.reshape(n, -1)
 
 
 def _element_arrays(ancestors: list[tuple[int, ...]], n_el: int, per_block: np.ndarray):

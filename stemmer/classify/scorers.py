@@ -81,10 +81,24 @@ class TreeScorer:
             out = np.empty(X.shape[0])
             # float32 features go as they are (no float64 copy of the matrix)
             X = np.ascontiguousarray(X, dtype=np.float32 if X.dtype == np.float32 else np.float64)
-            _trees.decide(X, self.feature, self.threshold, self.left, self.right, self.missing_left.view(np.uint8),
-                          self.leaf.view(np.uint8), self.value, self.roots, self.baseline, out)
+            self._packed().decide(X, out)
             return out
         return self._numpy_decision(X)
+
+    def __getstate__(self) -> dict:
+        return {k: v for k, v in self.__dict__.items() if k != "_trees"}  # the packed records are rebuilt
+
+    def _packed(self):
+        """The compiled walk's node records, packed on first use (the arrays are not changed after)."""
+        packed = self.__dict__.get("_trees")
+        if packed is None:
+            packed = self.__dict__["_trees"] = _trees.Trees(
+                *(np.ascontiguousarray(a, dtype=t) for a, t in (
+                    (self.feature, np.int32), (self.threshold, np.float64), (self.left, np.int32),
+                    (self.right, np.int32), (self.missing_left.view(np.uint8), np.uint8),
+                    (self.leaf.view(np.uint8), np.uint8), (self.value, np.float64), (self.roots, np.int32))),
+                self.baseline)
+        return packed
 
     def _numpy_decision(self, X: np.ndarray) -> np.ndarray:
         """Walk every (sample, tree) pair down together, dropping the pairs that reach a leaf."""

@@ -28,11 +28,12 @@ def context_features(p: np.ndarray, table: PageTable) -> np.ndarray:
             out[lo:hi, k] = p[lo + d:hi + d]
     # Blocks sharing the nearest enclosing element, and sharing its parent; the element's
     # id + 1 (0: none) numbers the groups, as sorting the ids would, in the same order.
-    groups = np.array([(anc[-1] + 1 if anc else 0, anc[-2] + 1 if len(anc) >= 2 else 0) for anc in table.ancestors],
-                      dtype=np.int64).reshape(n, 2)
+    ancestors = table.ancestors
+    groups = ([anc[-1] + 1 if anc else 0 for anc in ancestors],
+              [anc[-2] + 1 if len(anc) >= 2 else 0 for anc in ancestors])
     k = 1 + len(CONTEXT)
     for depth in (1, 2):
-        group = groups[:, depth - 1]
+        group = np.array(groups[depth - 1], dtype=np.int64)
         count = np.bincount(group)[group]
         top = np.full(int(group.max()) + 1, -np.inf)
         np.maximum.at(top, group, p)

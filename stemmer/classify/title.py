@@ -108,19 +108,21 @@ class TitleSources:
     def read(cls, table: PageTable, signals: PageSignals | None = None) -> TitleSources:
         """The sources of `table`'s page; `signals`: its `page_signals`, for its `<meta>`s (None: none)."""
         blocks, ancestors, elements = table.blocks, table.ancestors, table.elements
-        named: dict[int, bool] = {}  # per element a block is in or under: whether its class or id says title
+        # Per innermost element of a block: whether its class or id, or its parent's, says title
+        # (a block's last two ancestors are its innermost element and that one's parent).
+        named: dict[int, bool] = {}
         titled = []
         for i, anc in enumerate(ancestors):
-            for a in anc[-2:]:
-                says = named.get(a)
+            if anc:
+                says = named.get(e := anc[-1])
                 if says is None:
-                    says = named[a] = not TITLE_WORDS.isdisjoint(elements[a][1])
+                    says = named[e] = (not TITLE_WORDS.isdisjoint(elements[e][1])
+                                       or (len(anc) > 1 and not TITLE_WORDS.isdisjoint(elements[anc[-2]][1])))
                 if says:
                     titled.append(i)
-                    break
         tags = {}
         for i, b in enumerate(blocks):  # a heading's path ends in "h1...", "h2..."
-            if b.path and b.path[-1][:1] == "h" and (tag := b.tag) in _HEADING_TAGS:
+            if (path := b.path) and path[-1][:1] == "h" and (tag := b.tag) in _HEADING_TAGS:
                 tags[i] = tag
         headings = tuple((i, tags.get(i, blocks[i].tag), blocks[i].text) for i in sorted(tags.keys() | titled))
         h1s = tuple(text for _, tag, text in headings if tag == "h1")

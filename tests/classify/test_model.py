@@ -65,19 +65,24 @@ def test_the_compiled_tree_walk_gives_numpys_sums():
         pytest.skip("the compiled tree walk is not built")
     X, (scorer, _) = _two_tree_scorers()
     out = np.empty(len(X))
-    scorers._trees.decide(X, scorer.feature, scorer.threshold, scorer.left, scorer.right,
-                          scorer.missing_left.view(np.uint8), scorer.leaf.view(np.uint8), scorer.value,
-                          scorer.roots, scorer.baseline, out)
+    scorer._packed().decide(X, out)
     assert np.allclose(out, scorer._numpy_decision(X), rtol=0, atol=1e-12)
-    # float32 features (as transform gives them) walk as the float64 they convert to
+    # float32 features (as transform gives them) walk as the float64 they convert to, also at
+    # the float32 values on either side of each threshold (a float32 threshold is rounded down)
     X32 = X.astype(np.float32)
-    sums = []
-    for features in (X32, X32.astype(np.float64)):
-        scorers._trees.decide(features, scorer.feature, scorer.threshold, scorer.left, scorer.right,
-                              scorer.missing_left.view(np.uint8), scorer.leaf.view(np.uint8), scorer.value,
-                              scorer.roots, scorer.baseline, out)
-        sums.append(out.tobytes())
-    assert sums[0] == sums[1]
+    inner = ~scorer.leaf
+    near = scorer.threshold[inner].astype(np.float32)
+    edges = np.tile(X32[:1], (3 * len(near), 1))
+    for k, (f, t) in enumerate(zip(scorer.feature[inner], near)):
+        for j, v in enumerate((np.nextafter(t, np.float32(-np.inf)), t, np.nextafter(t, np.float32(np.inf)))):
+            edges[3 * k + j, f] = v
+    for features in (X32, edges):
+        sums = []
+        for as_given in (features, features.astype(np.float64)):
+            out = np.empty(len(features))
+            scorer._packed().decide(as_given, out)
+            sums.append(out.tobytes())
+        assert sums[0] == sums[1]
 
 
 def test_averaged_tree_scorers_decide_the_mean_of_their_decisions():
