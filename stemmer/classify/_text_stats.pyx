@@ -156,25 +156,25 @@ cdef class _WordSet:
         self.keep = []
         return 0
 
+    cdef inline Py_ssize_t _slot(self, const WordRef* w) noexcept:
+        """The slot holding `w`, else the free slot where it would go."""
+        cdef Py_ssize_t at = <Py_ssize_t>(w.hash & <unsigned long long>self.mask)
+        while self.gen[at] == self.current and not _same(&self.slots[at], w):
+            at = (at + 1) & self.mask
+        return at
+
     cdef bint add(self, const WordRef* w) noexcept:
         """Add `w`; whether it was new."""
-        cdef Py_ssize_t at = <Py_ssize_t>(w.hash & <unsigned long long>self.mask)
-        while self.gen[at] == self.current:
-            if _same(&self.slots[at], w):
-                return False
-            at = (at + 1) & self.mask
+        cdef Py_ssize_t at = self._slot(w)
+        if self.gen[at] == self.current:
+            return False
         self.gen[at] = self.current
         self.slots[at] = w[0]
         self.count += 1
         return True
 
     cdef bint contains(self, const WordRef* w) noexcept:
-        cdef Py_ssize_t at = <Py_ssize_t>(w.hash & <unsigned long long>self.mask)
-        while self.gen[at] == self.current:
-            if _same(&self.slots[at], w):
-                return True
-            at = (at + 1) & self.mask
-        return False
+        return self.gen[self._slot(w)] == self.current
 
     cdef int fill(self, words) except -1:
         """Empty, then hold the strs of `words`."""
