@@ -254,29 +254,36 @@ class _After:
 def _pieces_before(head, limit: int) -> list[Piece]:
     """The text pieces before the headline element, nearest first, `limit` at most."""
     out: list[Piece] = []
-
-    def add(text, owner):
-        if text and not text.isspace():
-            out.append(Piece(" ".join(text.split()), owner, -(len(out) + 1)))
-
-    def walk_back(el):
-        if len(out) >= limit:
-            return
-        add(el.tail, el.getparent())
-        if isinstance(el.tag, str) and el.tag not in _SKIP:
-            for child in reversed(el):
-                walk_back(child)
-                if len(out) >= limit:
-                    return
-            add(el.text, el)
-
     node = head
     while node is not None and node.tag != "body" and len(out) < limit:
         for sib in node.itersiblings(preceding=True):
-            walk_back(sib)
+            _walk_back(sib, out, limit)
             if len(out) >= limit:
                 break
         node = node.getparent()
         if node is not None:
-            add(node.text, node)
+            _add_before(node.text, node, out)
     return out[:limit]
+
+
+def _walk_back(el, out: list[Piece], limit: int) -> None:
+    """The pieces of `el` backwards (its tail, its children's from the last, its text) into `out`, to `limit`.
+
+    A module function, not one nested in `_pieces_before`: a nested one that calls itself is a
+    reference cycle, which would keep the page's tree alive (its pieces hold elements) until a
+    collection of cycles.
+    """
+    if len(out) >= limit:
+        return
+    _add_before(el.tail, el.getparent(), out)
+    if isinstance(el.tag, str) and el.tag not in _SKIP:
+        for child in reversed(el):
+            _walk_back(child, out, limit)
+            if len(out) >= limit:
+                return
+        _add_before(el.text, el, out)
+
+
+def _add_before(text, owner, out: list[Piece]) -> None:
+    if text and not text.isspace():
+        out.append(Piece(" ".join(text.split()), owner, -(len(out) + 1)))
