@@ -3,11 +3,13 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import codecs
 import contextlib
 import gc
 import json
 import logging
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -17,7 +19,7 @@ from stemmer.blocks import WALKER, WALKER_ERROR
 from stemmer.crawl import CrawlOptions, crawl
 from stemmer.errors import InputError, StemmerError
 from stemmer.extract.fallback import GENERIC
-from stemmer.files import atomic_text, write_atomic
+from stemmer.files import atomic_output, write_atomic
 from stemmer.layout.model import AnalyzeParams
 from stemmer.layout.store import load_patterns, open_patterns
 from stemmer.outputs import FORMATS, DriftStats, Writer
@@ -393,11 +395,21 @@ def _run_extract(args) -> int:
 
 @contextlib.contextmanager
 def _output(path: str | None):
-    """stdout, or a file that appears only whole: written beside, renamed at the end."""
+    """stdout, or a file that appears only whole: written beside, renamed at the end.
+
+    Binary where it takes UTF-8 with ``\\n`` line ends (`Writer` encodes): a file, and
+    stdout where its text layer would write the same bytes.
+    """
     if path is None or path == "-":
-        yield sys.stdout
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is None or os.linesep != "\n" or codecs.lookup(sys.stdout.encoding or "ascii").name != "utf-8":
+            yield sys.stdout
+            return
+        sys.stdout.flush()
+        yield buffer
+        buffer.flush()
         return
-    with atomic_text(path) as out:
+    with atomic_output(path) as out:
         yield out
 
 

@@ -55,7 +55,7 @@ class KeyMaker:
         self.depth = depth
         self.webstemmer = webstemmer
         self._enc: dict[str, str] = {}
-        self._keys: dict[tuple[str, ...], str] = {}
+        self._keys: dict[tuple[str, ...], str] = {}  # by the path's last `depth` elements: all a key reads
         self._within: dict[tuple[tuple[str, ...], tuple[str, ...]], bool] = {}
 
     @classmethod
@@ -95,16 +95,19 @@ class KeyMaker:
 
     def key(self, path: tuple[str, ...]) -> str:
         """The layout key of a block path: its last `depth` normalised encodings."""
-        key = self._keys.get(path)
+        tail = path[-self.depth:]
+        key = self._keys.get(tail)
         if key is None:
-            key = "/".join(self.encoding(e) for e in path[-self.depth:])
-            self._keys[path] = key
+            key = self._keys[tail] = "/".join([self.encoding(e) for e in tail])
         return key
 
     def keys(self, page: PageBlocks) -> tuple[str, ...]:
         """The layout keys of a page's blocks, in order (`key` of each, in one loop)."""
-        known = self._keys.get
-        return tuple(known(b.path) or self.key(b.path) for b in page.blocks)
+        known, start, out = self._keys.get, -self.depth, []
+        for b in page.blocks:
+            key = known(b.path[start:])
+            out.append(key if key is not None else self.key(b.path))
+        return tuple(out)
 
     def full_path(self, path: tuple[str, ...]) -> tuple[str, ...]:
         """The whole path, normalised (used for main-text containers)."""

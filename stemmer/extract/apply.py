@@ -148,14 +148,15 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
                 if title is not None:
                     continue
                 title = i
-            out.append(ExtractedBlock(role, n, b.text, _tag(b), index=i))
+            tag = _tag(b)
+            out.append(ExtractedBlock(role, n, b.text, tag, "pattern", 1.0, i))
             if role == "sub" and container and b.anchor_weight * 2 > b.weight and keymaker.within(b.path, container):
-                links.append(ExtractedBlock("main", n, b.text, _tag(b), index=i))  # a list the layout calls sub
+                links.append(ExtractedBlock("main", n, b.text, tag, "pattern", 1.0, i))  # a list the layout calls sub
         elif unknown is not None:
             if (decided := unknown(i, b)) is not None:
                 out.append(decided)
         elif container and keymaker.within(b.path, container):
-            block = ExtractedBlock("main", -1, b.text, _tag(b), "container", index=i)
+            block = ExtractedBlock("main", -1, b.text, _tag(b), "container", 1.0, i)
             (out if b.anchor_weight * 2 <= b.weight else links).append(block)
     if links and _link_list(out, links, page):
         taken = {o.index for o in links}

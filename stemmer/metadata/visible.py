@@ -183,16 +183,15 @@ class _Around:
 
     def __init__(self, head, before: int):
         self.head, self.before_limit = head, before
-        first = min(self.FIRST, AFTER)
-        self.after = _pieces_after(head, first)
-        self.all_after = len(self.after) < first  # the walk ran out before the limit
+        self.after = _After(head)
         self.before: list[Piece] | None = None
 
     def at(self, distance: int) -> Piece | None:
         if distance > 0:
-            if distance > len(self.after) and not self.all_after:
-                self.after, self.all_after = _pieces_after(self.head, AFTER), True
-            return self.after[distance - 1] if distance <= len(self.after) else None
+            after = self.after.pieces
+            if len(after) < distance <= AFTER:  # the first few, then all
+                self.after.walk(self.FIRST if distance <= self.FIRST else AFTER)
+            return after[distance - 1] if distance <= len(after) else None
         if distance < 0:
             if self.before is None:
                 self.before = _pieces_before(self.head, self.before_limit)
@@ -207,60 +206,84 @@ class _Around:
                 distance += step
 
 
-def _pieces_after(head, limit: int) -> list[Piece]:
-    """The text pieces after the headline element in page order, `limit` at most."""
-    out: list[Piece] = []
+class _After:
+    """The text pieces after the headline element in page order, walked as far as asked and no further.
 
-    def add(text, owner):
-        if text and not text.isspace():
-            out.append(Piece(" ".join(text.split()), owner, len(out) + 1))
+    The headline's tail, then the elements after it within its parent, then after the parent
+    within its own, up to the `<body>`: of each element (but `_SKIP`'s) its text, its children's
+    pieces, then its tail; not the tails of the headline's ancestors.  The walk keeps its place
+    (a stack of children iterators), so one stopped at a limit goes on from there when more is asked.
+    """
 
-    def walk(el):
-        if len(out) >= limit:
-            return
-        if isinstance(el.tag, str) and el.tag not in _SKIP:
-            add(el.text, el)
-            for child in el:
-                walk(child)
-        add(el.tail, el.getparent())
+    def __init__(self, head):
+        self.pieces: list[Piece] = []
+        if (text := head.tail) and not text.isspace():
+            self.pieces.append(Piece(" ".join(text.split()), head.getparent(), 1))
+        self._node = head  # whose following siblings come next, once the stack is empty
+        # (children iterator, the element whose tail follows them or None, the owner of their tails)
+        self._stack: list[tuple] = []
 
-    add(head.tail, head.getparent())
-    node = head
-    while node is not None and node.tag != "body" and len(out) < limit:
-        for sib in node.itersiblings():
-            walk(sib)
-            if len(out) >= limit:
-                break
-        node = node.getparent()
-    return out[:limit]
+    def walk(self, limit: int) -> None:
+        """Walk on until `limit` pieces are found or the walk ends."""
+        pieces, stack = self.pieces, self._stack
+        while len(pieces) < limit:
+            if not stack:
+                node = self._node
+                if node is None or node.tag == "body":
+                    return
+                self._node = node.getparent()
+                stack.append((node.itersiblings(), None, self._node))
+                continue
+            children, el, owner = stack[-1]
+            child = next(children, None)
+            if child is None:  # the element's children are done: its tail
+                stack.pop()
+                if el is not None and (text := el.tail) and not text.isspace():
+                    pieces.append(Piece(" ".join(text.split()), stack[-1][2] if stack else el.getparent(),
+                                        len(pieces) + 1))
+                continue
+            tag = child.tag
+            if isinstance(tag, str) and tag not in _SKIP:
+                if (text := child.text) and not text.isspace():
+                    pieces.append(Piece(" ".join(text.split()), child, len(pieces) + 1))
+                stack.append((iter(child), child, child))
+            elif (text := child.tail) and not text.isspace():
+                pieces.append(Piece(" ".join(text.split()), owner, len(pieces) + 1))
 
 
 def _pieces_before(head, limit: int) -> list[Piece]:
     """The text pieces before the headline element, nearest first, `limit` at most."""
     out: list[Piece] = []
-
-    def add(text, owner):
-        if text and not text.isspace():
-            out.append(Piece(" ".join(text.split()), owner, -(len(out) + 1)))
-
-    def walk_back(el):
-        if len(out) >= limit:
-            return
-        add(el.tail, el.getparent())
-        if isinstance(el.tag, str) and el.tag not in _SKIP:
-            for child in reversed(el):
-                walk_back(child)
-                if len(out) >= limit:
-                    return
-            add(el.text, el)
-
     node = head
     while node is not None and node.tag != "body" and len(out) < limit:
         for sib in node.itersiblings(preceding=True):
-            walk_back(sib)
+            _walk_back(sib, out, limit)
             if len(out) >= limit:
                 break
         node = node.getparent()
         if node is not None:
-            add(node.text, node)
+            _add_before(node.text, node, out)
     return out[:limit]
+
+
+def _walk_back(el, out: list[Piece], limit: int) -> None:
+    """The pieces of `el` backwards (its tail, its children's from the last, its text) into `out`, to `limit`.
+
+    A module function, not one nested in `_pieces_before`: a nested one that calls itself is a
+    reference cycle, which would keep the page's tree alive (its pieces hold elements) until a
+    collection of cycles.
+    """
+    if len(out) >= limit:
+        return
+    _add_before(el.tail, el.getparent(), out)
+    if isinstance(el.tag, str) and el.tag not in _SKIP:
+        for child in reversed(el):
+            _walk_back(child, out, limit)
+            if len(out) >= limit:
+                return
+        _add_before(el.text, el, out)
+
+
+def _add_before(text, owner, out: list[Piece]) -> None:
+    if text and not text.isspace():
+        out.append(Piece(" ".join(text.split()), owner, -(len(out) + 1)))

@@ -1,3 +1,5 @@
+import gc
+
 from stemmer.blocks import parse_html
 from stemmer.metadata import visible_metadata
 
@@ -63,3 +65,19 @@ def test_a_date_that_opens_a_long_piece_counts_and_one_inside_it_does_not():
     prose = "the storm reached the coast after many days at sea, as the forecasters had said it would"
     assert visible_metadata(page(f"<h1>A</h1><p>March 5, 2024 — {prose}</p>")).date == "2024-03-05"
     assert visible_metadata(page(f"<h1>A</h1><p>On {prose}, on March 5, 2024.</p>")).date is None
+
+
+def test_reading_the_headline_s_surroundings_leaves_no_reference_cycle():
+    # A cycle through the pieces (they hold elements) would keep each page's tree alive until
+    # Python's collector runs: a run's memory would grow by hundreds of trees.
+    root = page('<header><p>Politica · 12 marzo 2021</p><div><span>x</span> y</div><h1>Crisi</h1></header>'
+                '<p>No byline here, and no date either: the whole surroundings are read.</p>' * 3)
+    gc.collect()
+    gc.disable()
+    try:
+        visible_metadata(root, lang="it")
+        visible_metadata(root, find_date=False)
+        del root
+        assert gc.collect() == 0
+    finally:
+        gc.enable()

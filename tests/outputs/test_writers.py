@@ -5,7 +5,8 @@ from dataclasses import replace
 import pytest
 
 from stemmer.extract import ExtractedBlock, Extraction, unmatched
-from stemmer.outputs.writers import FORMATS, Writer, to_markdown, to_record, to_text, to_webstemmer
+from stemmer.outputs import writers
+from stemmer.outputs.writers import FORMATS, Writer, jsonl_line, to_markdown, to_record, to_text, to_webstemmer
 
 
 @pytest.fixture
@@ -164,3 +165,33 @@ def test_the_classifier_s_headline_is_not_repeated_as_the_first_line_of_text():
     assert to_record(ex)["text"] == "The bridge opened on Monday."
     other = Extraction("a.html", None, "example.com", False, None, 0.2, "Another title", blocks, "classifier")
     assert to_record(other)["text"] == "Harbour Bridge Opens\nThe bridge opened on Monday."
+
+
+# Every character json escapes or not (controls, quotes, backslash, DEL, line separators, beyond the BMP).
+_AWKWARD = "".join(map(chr, range(0x100))) + "\u2028\u2029\ufeff\U0001f600\ue000\uffff"
+
+
+@pytest.mark.parametrize("orjson", [True, False])
+@pytest.mark.parametrize("value", [_AWKWARD, "", None, True, False, 0.0, 0.9312, 1e-05, 1e16, 5e-324, 2 ** 70,
+                                   float("nan"), float("inf"), "\ud800 lone surrogate"])
+def test_jsonl_line_is_json_dumps_byte_for_byte(value, orjson, monkeypatch):
+    if not orjson:
+        monkeypatch.setattr(writers, "_orjson_dumps", None)
+    record = {"id": "a", "value": value, "text": "Café\n«x»"}
+    expected = json.dumps(record, ensure_ascii=False) + "\n"
+    try:
+        line = jsonl_line(record)
+    except UnicodeEncodeError:  # a lone surrogate is no UTF-8: json's error, with or without orjson
+        assert isinstance(value, str) and "\ud800" in value
+        return
+    assert line == expected.encode("utf-8")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_a_binary_stream_gets_the_text_streams_utf8(fmt, ex):
+    other = replace(ex, id="b", title=_AWKWARD, date="2024-03-05", author="Zoë")
+    out = io.BytesIO()
+    writer = Writer(out, fmt)
+    for e in (ex, other, unmatched("c", None, "example.com")):
+        writer.write(e)
+    assert out.getvalue() == written(fmt, ex, other, unmatched("c", None, "example.com")).encode("utf-8")
