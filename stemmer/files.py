@@ -5,7 +5,6 @@ ordinary new file (``0666`` less the umask) or keeps the mode of the file it rep
 """
 from __future__ import annotations
 
-import io
 import json
 import os
 import stat
@@ -13,7 +12,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import BinaryIO
 
 from stemmer.errors import PatternFileError
 
@@ -35,16 +34,6 @@ def atomic_output(path: str | os.PathLike, *, fsync: bool = False) -> Iterator[B
             os.fsync(out.fileno())
         out.close()
         finish()
-
-
-@contextmanager
-def atomic_text(path: str | os.PathLike) -> Iterator[TextIO]:
-    """`atomic_output` for UTF-8 text with ``\\n`` line ends."""
-    with atomic_output(path) as raw:
-        out = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
-        yield out
-        out.flush()
-        out.detach()
 
 
 def write_atomic(path: str | os.PathLike, text: str) -> None:

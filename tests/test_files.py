@@ -7,7 +7,7 @@ import pytest
 
 import stemmer
 from stemmer.cli import main
-from stemmer.files import atomic_text, write_all, write_atomic
+from stemmer.files import atomic_output, write_all, write_atomic
 
 DEMO = Path(stemmer.__file__).parent / "demo" / "site"
 
@@ -25,8 +25,8 @@ def mode(path: Path) -> int:
 
 def test_a_new_file_has_the_mode_the_umask_gives(tmp_path, umask_022):
     write_atomic(tmp_path / "a.json", "{}")
-    with atomic_text(tmp_path / "b.txt") as out:
-        out.write("é\n")
+    with atomic_output(tmp_path / "b.txt") as out:
+        out.write("é\n".encode())
     write_all({tmp_path / "c.json": "1", tmp_path / "d.json": "2"})
     assert {p.name: mode(p) for p in tmp_path.iterdir()} == dict.fromkeys(["a.json", "b.txt", "c.json", "d.json"],
                                                                           0o644)
@@ -42,8 +42,8 @@ def test_a_replaced_file_keeps_its_mode(tmp_path, umask_022):
 
 
 def test_a_failed_write_leaves_nothing_beside(tmp_path):
-    with pytest.raises(RuntimeError), atomic_text(tmp_path / "out.txt") as out:
-        out.write("half")
+    with pytest.raises(RuntimeError), atomic_output(tmp_path / "out.txt") as out:
+        out.write(b"half")
         raise RuntimeError
     assert list(tmp_path.iterdir()) == []
 
