@@ -9,7 +9,7 @@ compiler (setup.py); `stemmer.blocks.segment` falls back to the Python walker.
 """
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE, PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memchr, memcmp, memcpy, strcmp, strlen
+from libc.string cimport memchr, memcmp, memcpy, strcmp, strlen, strstr
 
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
@@ -760,6 +760,56 @@ def parse_checks(root, int limit):
                 buttons.append(cetree.elementFactory(doc, node))
         node = _next_in_order(node, top, &depth)
     return False, styles, noscripts, buttons
+
+
+cdef xmlNode* _one_text(xmlNode* node, const char* name, bint* present) noexcept nogil:
+    """The attribute `name` (no namespace) of `node` where its value is one text node (as the HTML
+    parser makes it), else NULL; `present`: whether `node` has the attribute."""
+    cdef xmlAttr* attr = node.properties
+    while attr is not NULL:
+        if attr.ns is NULL and strcmp(<const char*>attr.name, name) == 0:
+            present[0] = True
+            if attr.children is not NULL and attr.children.next is NULL and _is_text(attr.children):
+                return attr.children
+            return NULL
+        attr = attr.next
+    present[0] = False
+    return NULL
+
+
+def hide_named(root, hidden):
+    """Set ``hidden="hidden"`` on the elements at or below `root` whose id is a ``#name`` of `hidden`,
+    or one of whose class words a ``.name`` of it: `stemmer.blocks.parse._hide_by_stylesheet`'s loop.
+
+    A class is read as text only where its bytes hold one of the names (most hold none), an id not at all.
+    """
+    cdef xmlNode* top = (<cetree._Element?>root)._c_node
+    cdef cetree._Document doc = (<cetree._Element>root)._doc
+    cdef xmlNode* node = top
+    cdef xmlNode* value
+    cdef int depth = 0
+    cdef bint match, present
+    cdef bytes name
+    cdef list ids = [n[1:].encode() for n in hidden if n.startswith("#")]
+    cdef list classes = [n[1:].encode() for n in hidden if n.startswith(".")]
+    while node is not NULL:
+        match = False
+        if ids:
+            value = _one_text(node, "id", &present)
+            if value is not NULL:
+                match = any(strcmp(<const char*>value.content, <const char*>name) == 0 for name in ids)
+            elif present:
+                ident = _attr(node, "id")
+                match = bool(ident) and "#" + ident in hidden
+        if not match and classes:
+            value = _one_text(node, "class", &present)
+            if present and (value is NULL or any(strstr(<const char*>value.content, <const char*>name) is not NULL
+                                                 for name in classes)):
+                cls = _attr(node, "class")
+                match = bool(cls) and any("." + c in hidden for c in cls.split())
+        if match:
+            cetree.setAttributeValue(cetree.elementFactory(doc, node), "hidden", "hidden")
+        node = _next_in_order(node, top, &depth)
 
 
 def statement_elements(root):
