@@ -146,7 +146,6 @@ _HIDES_LOWER, _SHOWS_LOWER = tuple(map(re.compile, _HIDE)), tuple(map(re.compile
 # Letters that a case-blind regex matches to i, s or k besides their two ASCII cases
 # (looked for one by one: `in` scans a big stylesheet many times faster than a character class).
 _CASE_TRAPS = "\u0130\u0131\u017f\u212a"
-_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 _SIMPLE_SELECTOR = re.compile(r"\s*([.#])(-?[_a-zA-Z][\w-]*)\s*")
 _NAMED = re.compile(r"([.#])(-?[_a-zA-Z][\w-]*)")
 # Only a hidden element named as something that pops up over the page counts: a collapsed
@@ -192,8 +191,21 @@ def _stylesheet_pop_ups(css: list[str]) -> set[str] | None:
     if not any(_may_hide_pop_up(text, low) for text, low in zip(css, lows)):
         return None
     # `_lower_case` lowers letter by letter: the stylesheets' lower cases joined are their join's
-    low = _CSS_COMMENT.sub("", "\n".join(lows)) if None not in lows else None
-    return _hidden_pop_ups(_CSS_COMMENT.sub("", "\n".join(css)), low)
+    return _hidden_pop_ups(*_without_comments("\n".join(css), "\n".join(lows) if None not in lows else None))
+
+
+def _without_comments(css: str, low: str | None) -> tuple[str, str | None]:
+    """`css` and its lower case `low` (or None) without their ``/* comments */``, as the regex
+    ``/\\*.*?\\*/`` (dot matching all) removes them; found once, by `str.find`, which scans
+    many times faster than the regex."""
+    kept, at = [], 0
+    while (start := css.find("/*", at)) >= 0 and (end := css.find("*/", start + 2)) >= 0:
+        kept.append((at, start))
+        at = end + 2
+    if not kept:
+        return css, low
+    kept.append((at, len(css)))
+    return "".join(css[a:b] for a, b in kept), "".join(low[a:b] for a, b in kept) if low is not None else None
 
 
 def _lower_case(css: str) -> str | None:
