@@ -7,7 +7,8 @@ rules (`stemmer.blocks.block`), so it cuts the same blocks byte for byte,
 without an lxml proxy object per element.  Built where the install has a C
 compiler (setup.py); `stemmer.blocks.segment` falls back to the Python walker.
 """
-from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE, PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
+from cpython.unicode cimport (Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE, PyUnicode_4BYTE_KIND, PyUnicode_DecodeASCII,
+                              PyUnicode_DecodeUTF8, PyUnicode_FromKindAndData)
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcmp, memcpy, strcmp, strlen, strstr
 
@@ -302,6 +303,50 @@ cdef str _collapsed(const char* data, Py_ssize_t n, char* out):
     return PyUnicode_DecodeASCII(out, k, NULL)
 
 
+cdef int _reserve(Buf* buf, Py_ssize_t n) except -1:
+    """Room for `n` bytes (at least one) in `buf`, its content dropped."""
+    cdef char* data
+    buf.len = 0
+    if n > buf.cap or buf.data is NULL:
+        data = <char*>realloc(buf.data, n if n > 0 else 1)
+        if data is NULL:
+            raise MemoryError()
+        buf.data, buf.cap = data, (n if n > 0 else 1)
+    return 0
+
+
+cdef str _collapsed_letters(str raw, Buf* scratch, Py_ssize_t* letters):
+    """``" ".join(raw.split())`` and its `_letters` (`letters`), in one pass over `raw` (written
+    through `scratch`): spaces weigh no letter, so the text's letters are the raw text's."""
+    cdef Py_UCS4 c
+    cdef Py_UCS4* out
+    cdef Py_ssize_t k = 0, n = 0, wide = 0, cjk = 0
+    cdef bint gap = False
+    _reserve(scratch, 4 * len(raw))
+    out = <Py_UCS4*>scratch.data
+    for c in raw:
+        if Py_UNICODE_ISSPACE(c):
+            gap = k > 0
+            continue
+        if gap:
+            out[k] = 32
+            k += 1
+            gap = False
+        out[k] = c
+        k += 1
+        if c < 128:
+            if _ascii_alnum(<unsigned char>c):
+                n += 1
+        else:
+            if Py_UNICODE_ISALNUM(c):
+                wide += 1
+            if (0x3040 <= c <= 0x30ff or 0x3400 <= c <= 0x4dbf or 0x4e00 <= c <= 0x9fff
+                    or 0xac00 <= c <= 0xd7af or 0xf900 <= c <= 0xfaff):
+                cjk += 1
+    letters[0] = n + (wide + (CJK_WEIGHT - 1) * cjk if wide else 0)
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, k)  # in its narrowest kind, as join makes it
+
+
 cdef Py_ssize_t _letters(str text):
     """`stemmer.blocks.block.letters`, one pass: alphanumerics (``\\w`` but ``_``), a CJK character weighing 3."""
     cdef Py_UCS4 c
@@ -512,14 +557,15 @@ cdef class _Walk:
         """Close the block being read: its text runs since the last block boundary."""
         cdef str text
         cdef object weight, anchor_weight = 0
+        cdef Py_ssize_t letters
         if not _is_pre(path) and _ascii(self.buf.data, self.buf.len):
             self.scratch.len = 0
             _add(&self.scratch, self.buf.data, self.buf.len)  # room for the collapsed text
             text = _collapsed(self.buf.data, self.buf.len, self.scratch.data)
             weight = _alnum(self.buf.data, self.buf.len)
         elif not _is_pre(path):
-            text = " ".join(PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL).split())
-            weight = _letters(text)
+            text = _collapsed_letters(PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL), &self.scratch, &letters)
+            weight = letters
         else:
             text = block_text(path, [PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL)])
             weight = _letters(text)
