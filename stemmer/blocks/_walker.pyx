@@ -9,6 +9,7 @@ compiler (setup.py); `stemmer.blocks.segment` falls back to the Python walker.
 """
 from cpython.unicode cimport (Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE, PyUnicode_4BYTE_KIND, PyUnicode_DecodeASCII,
                               PyUnicode_DecodeUTF8, PyUnicode_FromKindAndData)
+from cpython.bytes cimport PyBytes_FromStringAndSize
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcmp, memcpy, strcmp, strlen, strstr
 
@@ -159,6 +160,21 @@ cdef object _attr(xmlNode* node, const char* name):
             return joined.decode("UTF-8")
         attr = attr.next
     return None
+
+
+cdef xmlNode* _one_text(xmlNode* node, const char* name, bint* present) noexcept nogil:
+    """The attribute `name` (no namespace) of `node` where its value is one text node (as the HTML
+    parser makes it), else NULL; `present`: whether `node` has the attribute."""
+    cdef xmlAttr* attr = node.properties
+    while attr is not NULL:
+        if attr.ns is NULL and strcmp(<const char*>attr.name, name) == 0:
+            present[0] = True
+            if attr.children is not NULL and attr.children.next is NULL and _is_text(attr.children):
+                return attr.children
+            return NULL
+        attr = attr.next
+    present[0] = False
+    return NULL
 
 
 cdef inline bint _walked(xmlNode* node) noexcept nogil:
@@ -375,7 +391,48 @@ cdef inline bint _is_pre(tuple path):
     return last.startswith("pre") and (len(last) == 3 or last[3] == "." or last[3] == "#")
 
 
-cdef dict _ENCODINGS = {}  # (tag, class, id) -> encoding: a site repeats its few many times
+cdef int _raw_key(xmlNode* node, Buf* key) except -1:
+    """`node`'s name, class and id as libxml2 holds them, in `key`: what its encoding and description
+    depend on, with no str made; 0 where they cannot be read so (a namespace, a value of several nodes)."""
+    cdef xmlNode* value
+    cdef bint present
+    cdef const char* name
+    if node.ns is not NULL:
+        return 0
+    key.len = 0
+    _add(key, <const char*>node.name, strlen(<const char*>node.name) + 1)  # with its NUL, a separator
+    for name in (b"class", b"id"):
+        value = _one_text(node, name, &present)
+        if value is not NULL:
+            _add(key, "T", 1)
+            _add(key, <const char*>value.content, strlen(<const char*>value.content) + 1)
+        elif present:
+            return 0
+        else:
+            _add(key, "A", 1)
+    return 1
+
+
+# A site repeats its few (tag, class, id) many times: the encoding of each, by its `_raw_key`.
+cdef dict _ENCODINGS = {}
+
+
+cdef str _block_encoding(xmlNode* node, str tag, Buf* key):
+    """`encode` of a block element's tag, class and id, remembered by their bytes (`_raw_key`)."""
+    cdef bytes raw = None
+    cdef str enc
+    if _raw_key(node, key):
+        raw = PyBytes_FromStringAndSize(key.data, key.len)
+        enc = _ENCODINGS.get(raw)
+        if enc is not None:
+            return enc
+    cls, ident = _attr(node, "class"), _attr(node, "id")
+    enc = encode_ascii(tag, cls, ident) or encode(tag, cls, ident)
+    if raw is not None:
+        if len(_ENCODINGS) > 100_000:
+            _ENCODINGS.clear()
+        _ENCODINGS[raw] = enc
+    return enc
 
 
 cdef struct Token:
@@ -458,6 +515,10 @@ cpdef str encode_ascii(str tag, object cls, object ident):
         free(tokens)
 
 
+# Per describe function, its answers by each element's `_raw_key`.
+cdef dict _RAW_DESCRIBED = {}
+
+
 cdef class TableRecorder:
     """A `stemmer.blocks.walk.Recorder` that the compiled walk fills without a Python call per element.
 
@@ -474,10 +535,13 @@ cdef class TableRecorder:
     cdef list stack
     cdef long pending_links, pending_images
     cdef object describe
-    cdef dict memo
+    cdef dict memo, raw
 
     def __init__(self, describe, dict memo):
         self.describe, self.memo = describe, memo
+        self.raw = _RAW_DESCRIBED.get(describe)
+        if self.raw is None or len(self.raw) > 100_000:
+            self.raw = _RAW_DESCRIBED[describe] = {}
         self.clear()
 
     def clear(self):
@@ -499,18 +563,41 @@ cdef class TableRecorder:
         self._block()
 
     cdef int _open(self, str tag, object cls, object ident) except -1:
-        cdef tuple key = (tag, cls, ident)
-        cdef tuple described = self.memo.get(key)
-        cdef Py_ssize_t e = len(self.elements)
-        cdef int kind
-        if described is None:
-            if len(self.memo) > 100_000:
-                self.memo.clear()
-            described = self.memo[key] = tuple(self.describe(tag, cls, ident))
         if tag == "a":
             self.pending_links += 1
         elif tag == "img":
             self.pending_images += 1
+        return self._push(self._described(tag, cls, ident))
+
+    cdef tuple _described(self, str tag, object cls, object ident):
+        cdef tuple key = (tag, cls, ident)
+        cdef tuple described = self.memo.get(key)
+        if described is None:
+            if len(self.memo) > 100_000:
+                self.memo.clear()
+            described = self.memo[key] = tuple(self.describe(tag, cls, ident))
+        return described
+
+    cdef int _open_node(self, xmlNode* node, Buf* key) except -1:
+        """`_open` of an element of the walk, its description remembered by its `_raw_key` too (no str made)."""
+        cdef bytes raw
+        cdef tuple described
+        if not _raw_key(node, key):
+            return self._open(_tag(node), _attr(node, "class"), _attr(node, "id"))
+        if node.name[0] == c"a" and node.name[1] == 0:
+            self.pending_links += 1
+        elif strcmp(<const char*>node.name, "img") == 0:
+            self.pending_images += 1
+        raw = PyBytes_FromStringAndSize(key.data, key.len)
+        described = self.raw.get(raw)
+        if described is None:
+            described = self.raw[raw] = self._described(_tag(node), _attr(node, "class"), _attr(node, "id"))
+        return self._push(described)
+
+    cdef int _push(self, tuple described) except -1:
+        """A new element, below the open one."""
+        cdef Py_ssize_t e = len(self.elements)
+        cdef int kind
         self.parent.append(self.stack[len(self.stack) - 1] if self.stack else -1)
         self.stack.append(e)
         self.elements.append(described[0])
@@ -528,11 +615,17 @@ cdef class TableRecorder:
         return 0
 
 
+cdef inline bint _may_be_screen_reader_only(const char* cls) noexcept nogil:
+    """Whether a class's bytes hold a substring that `is_screen_reader_only` looks for."""
+    return (strstr(cls, "sr-only") is not NULL or strstr(cls, "visually") is not NULL
+            or strstr(cls, "screen-reader-text") is not NULL)
+
+
 cdef class _Walk:
     """The state of one walk: the blocks cut so far and the block being read (UTF-8 bytes, as libxml2 holds it)."""
 
     cdef list blocks, links, paths
-    cdef Buf buf, anchor, scratch
+    cdef Buf buf, anchor, scratch, key
     cdef object recorder
     cdef TableRecorder table  # the recorder, when it is one (called in C)
     cdef bint with_links, skip_hidden
@@ -552,6 +645,7 @@ cdef class _Walk:
         free(self.buf.data)
         free(self.anchor.data)
         free(self.scratch.data)
+        free(self.key.data)
 
     cdef int flush(self, tuple path) except -1:
         """Close the block being read: its text runs since the last block boundary."""
@@ -635,28 +729,22 @@ cdef class _Walk:
         """The walk enters `node`; False if it skips its subtree."""
         cdef int kind = _kind(node)
         cdef object cls = None, ident = None, style, hidden, href
-        cdef bint attrs_read = False
+        cdef bint cls_read = False, present
         cdef str tag = None, enc
-        cdef tuple key
+        cdef xmlNode* value
         if kind == SKIP:
             return False
         if kind != BLOCK:
-            cls = _attr(node, "class")
-            # the substrings `is_screen_reader_only` looks for: most inline elements have none
-            if cls is not None and ("sr-only" in cls or "visually" in cls or "screen-reader-text" in cls) \
-                    and is_screen_reader_only(cls):
-                return False
+            # the substrings `is_screen_reader_only` looks for, in the class's bytes: most inline elements have none
+            value = _one_text(node, "class", &present)
+            if present and (value is NULL or _may_be_screen_reader_only(<const char*>value.content)):
+                cls = _attr(node, "class")
+                cls_read = True
+                if ("sr-only" in cls or "visually" in cls or "screen-reader-text" in cls) and is_screen_reader_only(cls):
+                    return False
         if kind == BLOCK:
             tag = _tag(node)
-            cls = _attr(node, "class")
-            ident = _attr(node, "id")
-            attrs_read = True
-            key = (tag, cls, ident)
-            enc = _ENCODINGS.get(key)
-            if enc is None:
-                if len(_ENCODINGS) > 100_000:
-                    _ENCODINGS.clear()
-                enc = _ENCODINGS[key] = encode_ascii(tag, cls, ident) or encode(tag, cls, ident)
+            enc = _block_encoding(node, tag, &self.key)
             if self.skip_hidden:
                 style = _attr(node, "style")
                 hidden = _attr(node, "hidden")
@@ -680,15 +768,11 @@ cdef class _Walk:
             if self.with_links:
                 if href:
                     self.links.append((href, " ".join(_itertext(node).split())))
-        if self.recorder is not None:
-            if not attrs_read:
-                tag = _tag(node)
-                cls = _attr(node, "class")
-                ident = _attr(node, "id")
-            if self.table is not None:
-                self.table._open(tag, cls, ident)
-            else:
-                self.recorder.open(tag, cls, ident)
+        if self.table is not None:
+            self.table._open_node(node, &self.key)
+        elif self.recorder is not None:
+            self.recorder.open(tag if tag is not None else _tag(node), cls if cls_read else _attr(node, "class"),
+                               _attr(node, "id"))
         self.read(node.children)
         return True
 
@@ -806,21 +890,6 @@ def parse_checks(root, int limit):
                 buttons.append(cetree.elementFactory(doc, node))
         node = _next_in_order(node, top, &depth)
     return False, styles, noscripts, buttons
-
-
-cdef xmlNode* _one_text(xmlNode* node, const char* name, bint* present) noexcept nogil:
-    """The attribute `name` (no namespace) of `node` where its value is one text node (as the HTML
-    parser makes it), else NULL; `present`: whether `node` has the attribute."""
-    cdef xmlAttr* attr = node.properties
-    while attr is not NULL:
-        if attr.ns is NULL and strcmp(<const char*>attr.name, name) == 0:
-            present[0] = True
-            if attr.children is not NULL and attr.children.next is NULL and _is_text(attr.children):
-                return attr.children
-            return NULL
-        attr = attr.next
-    present[0] = False
-    return NULL
 
 
 def hide_named(root, hidden):
