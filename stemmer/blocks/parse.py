@@ -8,7 +8,7 @@ import numpy as np
 from lxml import etree
 
 import stemmer.blocks.segment as _walkers  # the module, whose WALKER benchmarks may switch
-from stemmer.blocks.block import letters
+from stemmer.blocks.block import CASE_TRAPS, letters
 
 log = logging.getLogger("stemmer")
 
@@ -143,9 +143,6 @@ _HIDES, _SHOWS = re.compile("|".join(_HIDE), re.IGNORECASE), re.compile("|".join
 # The same, each of its two forms alone, in a stylesheet's lower-case copy: a regex that
 # starts with a word scans many times faster than one case-blind or with alternatives (`_lower_case`).
 _HIDES_LOWER, _SHOWS_LOWER = tuple(map(re.compile, _HIDE)), tuple(map(re.compile, _SHOW))
-# Letters that a case-blind regex matches to i, s or k besides their two ASCII cases
-# (looked for one by one: `in` scans a big stylesheet many times faster than a character class).
-_CASE_TRAPS = "\u0130\u0131\u017f\u212a"
 _SIMPLE_SELECTOR = re.compile(r"\s*([.#])(-?[_a-zA-Z][\w-]*)\s*")
 _NAMED = re.compile(r"([.#])(-?[_a-zA-Z][\w-]*)")
 # Only a hidden element named as something that pops up over the page counts: a collapsed
@@ -211,7 +208,7 @@ def _without_comments(css: str, low: str | None) -> tuple[str, str | None]:
 def _lower_case(css: str) -> str | None:
     """`css` in lower case where a case-sensitive scan of it finds what a case-blind scan of `css`
     finds, at the same places (no letter there lowers to two or matches beyond its cases); else None."""
-    return css.lower() if css.isascii() or not any(trap in css for trap in _CASE_TRAPS) else None
+    return css.lower() if css.isascii() or not any(trap in css for trap in CASE_TRAPS) else None
 
 
 def _declarations(css: str, low: str | None, hides: bool) -> list[int]:

@@ -321,3 +321,16 @@ def test_stylesheet_comments_are_cut_as_the_regex_cuts_them():
         cut = re.sub(r"/\*.*?\*/", "", css, flags=re.DOTALL)
         assert _without_comments(css, css.lower()) == (cut, cut.lower()), css
         assert _without_comments(css, None) == (cut, None), css
+
+
+def test_a_style_hides_as_the_case_blind_regex_reads_it():
+    import random
+
+    from stemmer.blocks.block import _DISPLAY_NONE, _hides
+
+    pieces = ["display", "DISPLAY", "Display", " ", ":", "none", "NONE", "visibility", "VISIBILITY", "hidden",
+              "Hidden", "\u0130", "d\u0131splay", "vi\u017fibility", "\u212a", "\u00e9", ";", "\t", "\u00a0", "x"]
+    rng = random.Random(5)
+    for _ in range(20_000):
+        style = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        assert _hides(style) == (_DISPLAY_NONE.search(style) is not None), style
