@@ -302,20 +302,28 @@ cdef Py_ssize_t _alnum(const char* data, Py_ssize_t n) noexcept nogil:
     return k
 
 
-cdef str _collapsed(const char* data, Py_ssize_t n, char* out):
-    """``" ".join(text.split())`` of ASCII text, written through `out` (n bytes)."""
-    cdef Py_ssize_t i, k = 0
+cdef str _collapsed(const char* data, Py_ssize_t n, char* out, Py_ssize_t* letters):
+    """``" ".join(text.split())`` of ASCII text and its letters and digits (`letters`), in one pass
+    writing through `out` (n bytes); None where the text is not ASCII."""
+    cdef Py_ssize_t i, k = 0, alnum = 0
+    cdef unsigned char c
     cdef bint gap = False
     for i in range(n):
-        if _ascii_space(<unsigned char>data[i]):
+        c = <unsigned char>data[i]
+        if c >= 128:
+            return None
+        if _ascii_space(c):
             gap = k > 0
         else:
             if gap:
                 out[k] = 32
                 k += 1
                 gap = False
-            out[k] = data[i]
+            out[k] = c
             k += 1
+            if _ascii_alnum(c):
+                alnum += 1
+    letters[0] = alnum
     return PyUnicode_DecodeASCII(out, k, NULL)
 
 
@@ -652,13 +660,12 @@ cdef class _Walk:
         cdef str text
         cdef object weight, anchor_weight = 0
         cdef Py_ssize_t letters
-        if not _is_pre(path) and _ascii(self.buf.data, self.buf.len):
-            self.scratch.len = 0
-            _add(&self.scratch, self.buf.data, self.buf.len)  # room for the collapsed text
-            text = _collapsed(self.buf.data, self.buf.len, self.scratch.data)
-            weight = _alnum(self.buf.data, self.buf.len)
-        elif not _is_pre(path):
-            text = _collapsed_letters(PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL), &self.scratch, &letters)
+        if not _is_pre(path):
+            _reserve(&self.scratch, self.buf.len)
+            text = _collapsed(self.buf.data, self.buf.len, self.scratch.data, &letters)
+            if text is None:  # not ASCII
+                text = _collapsed_letters(PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL), &self.scratch,
+                                          &letters)
             weight = letters
         else:
             text = block_text(path, [PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL)])
@@ -873,6 +880,7 @@ def parse_checks(root, int limit):
     cdef xmlNode* body = _next_element(top.children)
     cdef int depth = 0
     cdef bint in_body = False
+    cdef char first
     cdef list styles = [], noscripts = [], buttons = []
     while body is not NULL and not (body.ns is NULL and strcmp(<const char*>body.name, "body") == 0):
         body = _next_element(body.next)
@@ -881,7 +889,8 @@ def parse_checks(root, int limit):
             return True, None, None, None
         if depth == 1:  # a child of `top`: the elements below it are in the body where it is the body
             in_body = node is body
-        if node.ns is NULL:
+        first = node.name[0]  # most names start with none of s, n, b: no strcmp for them
+        if node.ns is NULL and (first == c"s" or first == c"n" or first == c"b"):
             if strcmp(<const char*>node.name, "style") == 0:
                 styles.append(cetree.elementFactory(doc, node))
             elif in_body and strcmp(<const char*>node.name, "noscript") == 0:
