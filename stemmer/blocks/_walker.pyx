@@ -7,9 +7,11 @@ rules (`stemmer.blocks.block`), so it cuts the same blocks byte for byte,
 without an lxml proxy object per element.  Built where the install has a C
 compiler (setup.py); `stemmer.blocks.segment` falls back to the Python walker.
 """
-from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE, PyUnicode_DecodeASCII, PyUnicode_DecodeUTF8
+from cpython.unicode cimport (Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE, PyUnicode_4BYTE_KIND, PyUnicode_DecodeASCII,
+                              PyUnicode_DecodeUTF8, PyUnicode_FromKindAndData)
+from cpython.bytes cimport PyBytes_FromStringAndSize
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memchr, memcmp, memcpy, strcmp, strlen
+from libc.string cimport memchr, memcmp, memcpy, strcmp, strlen, strstr
 
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
@@ -160,6 +162,21 @@ cdef object _attr(xmlNode* node, const char* name):
     return None
 
 
+cdef xmlNode* _one_text(xmlNode* node, const char* name, bint* present) noexcept nogil:
+    """The attribute `name` (no namespace) of `node` where its value is one text node (as the HTML
+    parser makes it), else NULL; `present`: whether `node` has the attribute."""
+    cdef xmlAttr* attr = node.properties
+    while attr is not NULL:
+        if attr.ns is NULL and strcmp(<const char*>attr.name, name) == 0:
+            present[0] = True
+            if attr.children is not NULL and attr.children.next is NULL and _is_text(attr.children):
+                return attr.children
+            return NULL
+        attr = attr.next
+    present[0] = False
+    return NULL
+
+
 cdef inline bint _walked(xmlNode* node) noexcept nogil:
     """Whether iterwalk (events start and end) stops at the node: elements and entity references."""
     return node.type == tree.XML_ELEMENT_NODE or node.type == tree.XML_ENTITY_REF_NODE
@@ -285,21 +302,73 @@ cdef Py_ssize_t _alnum(const char* data, Py_ssize_t n) noexcept nogil:
     return k
 
 
-cdef str _collapsed(const char* data, Py_ssize_t n, char* out):
-    """``" ".join(text.split())`` of ASCII text, written through `out` (n bytes)."""
-    cdef Py_ssize_t i, k = 0
+cdef str _collapsed(const char* data, Py_ssize_t n, char* out, Py_ssize_t* letters):
+    """``" ".join(text.split())`` of ASCII text and its letters and digits (`letters`), in one pass
+    writing through `out` (n bytes); None where the text is not ASCII."""
+    cdef Py_ssize_t i, k = 0, alnum = 0
+    cdef unsigned char c
     cdef bint gap = False
     for i in range(n):
-        if _ascii_space(<unsigned char>data[i]):
+        c = <unsigned char>data[i]
+        if c >= 128:
+            return None
+        if _ascii_space(c):
             gap = k > 0
         else:
             if gap:
                 out[k] = 32
                 k += 1
                 gap = False
-            out[k] = data[i]
+            out[k] = c
             k += 1
+            if _ascii_alnum(c):
+                alnum += 1
+    letters[0] = alnum
     return PyUnicode_DecodeASCII(out, k, NULL)
+
+
+cdef int _reserve(Buf* buf, Py_ssize_t n) except -1:
+    """Room for `n` bytes (at least one) in `buf`, its content dropped."""
+    cdef char* data
+    buf.len = 0
+    if n > buf.cap or buf.data is NULL:
+        data = <char*>realloc(buf.data, n if n > 0 else 1)
+        if data is NULL:
+            raise MemoryError()
+        buf.data, buf.cap = data, (n if n > 0 else 1)
+    return 0
+
+
+cdef str _collapsed_letters(str raw, Buf* scratch, Py_ssize_t* letters):
+    """``" ".join(raw.split())`` and its `_letters` (`letters`), in one pass over `raw` (written
+    through `scratch`): spaces weigh no letter, so the text's letters are the raw text's."""
+    cdef Py_UCS4 c
+    cdef Py_UCS4* out
+    cdef Py_ssize_t k = 0, n = 0, wide = 0, cjk = 0
+    cdef bint gap = False
+    _reserve(scratch, 4 * len(raw))
+    out = <Py_UCS4*>scratch.data
+    for c in raw:
+        if Py_UNICODE_ISSPACE(c):
+            gap = k > 0
+            continue
+        if gap:
+            out[k] = 32
+            k += 1
+            gap = False
+        out[k] = c
+        k += 1
+        if c < 128:
+            if _ascii_alnum(<unsigned char>c):
+                n += 1
+        else:
+            if Py_UNICODE_ISALNUM(c):
+                wide += 1
+            if (0x3040 <= c <= 0x30ff or 0x3400 <= c <= 0x4dbf or 0x4e00 <= c <= 0x9fff
+                    or 0xac00 <= c <= 0xd7af or 0xf900 <= c <= 0xfaff):
+                cjk += 1
+    letters[0] = n + (wide + (CJK_WEIGHT - 1) * cjk if wide else 0)
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, k)  # in its narrowest kind, as join makes it
 
 
 cdef Py_ssize_t _letters(str text):
@@ -330,7 +399,48 @@ cdef inline bint _is_pre(tuple path):
     return last.startswith("pre") and (len(last) == 3 or last[3] == "." or last[3] == "#")
 
 
-cdef dict _ENCODINGS = {}  # (tag, class, id) -> encoding: a site repeats its few many times
+cdef int _raw_key(xmlNode* node, Buf* key) except -1:
+    """`node`'s name, class and id as libxml2 holds them, in `key`: what its encoding and description
+    depend on, with no str made; 0 where they cannot be read so (a namespace, a value of several nodes)."""
+    cdef xmlNode* value
+    cdef bint present
+    cdef const char* name
+    if node.ns is not NULL:
+        return 0
+    key.len = 0
+    _add(key, <const char*>node.name, strlen(<const char*>node.name) + 1)  # with its NUL, a separator
+    for name in (b"class", b"id"):
+        value = _one_text(node, name, &present)
+        if value is not NULL:
+            _add(key, "T", 1)
+            _add(key, <const char*>value.content, strlen(<const char*>value.content) + 1)
+        elif present:
+            return 0
+        else:
+            _add(key, "A", 1)
+    return 1
+
+
+# A site repeats its few (tag, class, id) many times: the encoding of each, by its `_raw_key`.
+cdef dict _ENCODINGS = {}
+
+
+cdef str _block_encoding(xmlNode* node, str tag, Buf* key):
+    """`encode` of a block element's tag, class and id, remembered by their bytes (`_raw_key`)."""
+    cdef bytes raw = None
+    cdef str enc
+    if _raw_key(node, key):
+        raw = PyBytes_FromStringAndSize(key.data, key.len)
+        enc = _ENCODINGS.get(raw)
+        if enc is not None:
+            return enc
+    cls, ident = _attr(node, "class"), _attr(node, "id")
+    enc = encode_ascii(tag, cls, ident) or encode(tag, cls, ident)
+    if raw is not None:
+        if len(_ENCODINGS) > 100_000:
+            _ENCODINGS.clear()
+        _ENCODINGS[raw] = enc
+    return enc
 
 
 cdef struct Token:
@@ -413,6 +523,10 @@ cpdef str encode_ascii(str tag, object cls, object ident):
         free(tokens)
 
 
+# Per describe function, its answers by each element's `_raw_key`.
+cdef dict _RAW_DESCRIBED = {}
+
+
 cdef class TableRecorder:
     """A `stemmer.blocks.walk.Recorder` that the compiled walk fills without a Python call per element.
 
@@ -429,10 +543,13 @@ cdef class TableRecorder:
     cdef list stack
     cdef long pending_links, pending_images
     cdef object describe
-    cdef dict memo
+    cdef dict memo, raw
 
     def __init__(self, describe, dict memo):
         self.describe, self.memo = describe, memo
+        self.raw = _RAW_DESCRIBED.get(describe)
+        if self.raw is None or len(self.raw) > 100_000:
+            self.raw = _RAW_DESCRIBED[describe] = {}
         self.clear()
 
     def clear(self):
@@ -454,18 +571,41 @@ cdef class TableRecorder:
         self._block()
 
     cdef int _open(self, str tag, object cls, object ident) except -1:
-        cdef tuple key = (tag, cls, ident)
-        cdef tuple described = self.memo.get(key)
-        cdef Py_ssize_t e = len(self.elements)
-        cdef int kind
-        if described is None:
-            if len(self.memo) > 100_000:
-                self.memo.clear()
-            described = self.memo[key] = tuple(self.describe(tag, cls, ident))
         if tag == "a":
             self.pending_links += 1
         elif tag == "img":
             self.pending_images += 1
+        return self._push(self._described(tag, cls, ident))
+
+    cdef tuple _described(self, str tag, object cls, object ident):
+        cdef tuple key = (tag, cls, ident)
+        cdef tuple described = self.memo.get(key)
+        if described is None:
+            if len(self.memo) > 100_000:
+                self.memo.clear()
+            described = self.memo[key] = tuple(self.describe(tag, cls, ident))
+        return described
+
+    cdef int _open_node(self, xmlNode* node, Buf* key) except -1:
+        """`_open` of an element of the walk, its description remembered by its `_raw_key` too (no str made)."""
+        cdef bytes raw
+        cdef tuple described
+        if not _raw_key(node, key):
+            return self._open(_tag(node), _attr(node, "class"), _attr(node, "id"))
+        if node.name[0] == c"a" and node.name[1] == 0:
+            self.pending_links += 1
+        elif strcmp(<const char*>node.name, "img") == 0:
+            self.pending_images += 1
+        raw = PyBytes_FromStringAndSize(key.data, key.len)
+        described = self.raw.get(raw)
+        if described is None:
+            described = self.raw[raw] = self._described(_tag(node), _attr(node, "class"), _attr(node, "id"))
+        return self._push(described)
+
+    cdef int _push(self, tuple described) except -1:
+        """A new element, below the open one."""
+        cdef Py_ssize_t e = len(self.elements)
+        cdef int kind
         self.parent.append(self.stack[len(self.stack) - 1] if self.stack else -1)
         self.stack.append(e)
         self.elements.append(described[0])
@@ -483,11 +623,17 @@ cdef class TableRecorder:
         return 0
 
 
+cdef inline bint _may_be_screen_reader_only(const char* cls) noexcept nogil:
+    """Whether a class's bytes hold a substring that `is_screen_reader_only` looks for."""
+    return (strstr(cls, "sr-only") is not NULL or strstr(cls, "visually") is not NULL
+            or strstr(cls, "screen-reader-text") is not NULL)
+
+
 cdef class _Walk:
     """The state of one walk: the blocks cut so far and the block being read (UTF-8 bytes, as libxml2 holds it)."""
 
     cdef list blocks, links, paths
-    cdef Buf buf, anchor, scratch
+    cdef Buf buf, anchor, scratch, key
     cdef object recorder
     cdef TableRecorder table  # the recorder, when it is one (called in C)
     cdef bint with_links, skip_hidden
@@ -507,19 +653,20 @@ cdef class _Walk:
         free(self.buf.data)
         free(self.anchor.data)
         free(self.scratch.data)
+        free(self.key.data)
 
     cdef int flush(self, tuple path) except -1:
         """Close the block being read: its text runs since the last block boundary."""
         cdef str text
         cdef object weight, anchor_weight = 0
-        if not _is_pre(path) and _ascii(self.buf.data, self.buf.len):
-            self.scratch.len = 0
-            _add(&self.scratch, self.buf.data, self.buf.len)  # room for the collapsed text
-            text = _collapsed(self.buf.data, self.buf.len, self.scratch.data)
-            weight = _alnum(self.buf.data, self.buf.len)
-        elif not _is_pre(path):
-            text = " ".join(PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL).split())
-            weight = _letters(text)
+        cdef Py_ssize_t letters
+        if not _is_pre(path):
+            _reserve(&self.scratch, self.buf.len)
+            text = _collapsed(self.buf.data, self.buf.len, self.scratch.data, &letters)
+            if text is None:  # not ASCII
+                text = _collapsed_letters(PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL), &self.scratch,
+                                          &letters)
+            weight = letters
         else:
             text = block_text(path, [PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL)])
             weight = _letters(text)
@@ -589,28 +736,22 @@ cdef class _Walk:
         """The walk enters `node`; False if it skips its subtree."""
         cdef int kind = _kind(node)
         cdef object cls = None, ident = None, style, hidden, href
-        cdef bint attrs_read = False
+        cdef bint cls_read = False, present
         cdef str tag = None, enc
-        cdef tuple key
+        cdef xmlNode* value
         if kind == SKIP:
             return False
         if kind != BLOCK:
-            cls = _attr(node, "class")
-            # the substrings `is_screen_reader_only` looks for: most inline elements have none
-            if cls is not None and ("sr-only" in cls or "visually" in cls or "screen-reader-text" in cls) \
-                    and is_screen_reader_only(cls):
-                return False
+            # the substrings `is_screen_reader_only` looks for, in the class's bytes: most inline elements have none
+            value = _one_text(node, "class", &present)
+            if present and (value is NULL or _may_be_screen_reader_only(<const char*>value.content)):
+                cls = _attr(node, "class")
+                cls_read = True
+                if ("sr-only" in cls or "visually" in cls or "screen-reader-text" in cls) and is_screen_reader_only(cls):
+                    return False
         if kind == BLOCK:
             tag = _tag(node)
-            cls = _attr(node, "class")
-            ident = _attr(node, "id")
-            attrs_read = True
-            key = (tag, cls, ident)
-            enc = _ENCODINGS.get(key)
-            if enc is None:
-                if len(_ENCODINGS) > 100_000:
-                    _ENCODINGS.clear()
-                enc = _ENCODINGS[key] = encode_ascii(tag, cls, ident) or encode(tag, cls, ident)
+            enc = _block_encoding(node, tag, &self.key)
             if self.skip_hidden:
                 style = _attr(node, "style")
                 hidden = _attr(node, "hidden")
@@ -634,15 +775,11 @@ cdef class _Walk:
             if self.with_links:
                 if href:
                     self.links.append((href, " ".join(_itertext(node).split())))
-        if self.recorder is not None:
-            if not attrs_read:
-                tag = _tag(node)
-                cls = _attr(node, "class")
-                ident = _attr(node, "id")
-            if self.table is not None:
-                self.table._open(tag, cls, ident)
-            else:
-                self.recorder.open(tag, cls, ident)
+        if self.table is not None:
+            self.table._open_node(node, &self.key)
+        elif self.recorder is not None:
+            self.recorder.open(tag if tag is not None else _tag(node), cls if cls_read else _attr(node, "class"),
+                               _attr(node, "id"))
         self.read(node.children)
         return True
 
@@ -743,6 +880,7 @@ def parse_checks(root, int limit):
     cdef xmlNode* body = _next_element(top.children)
     cdef int depth = 0
     cdef bint in_body = False
+    cdef char first
     cdef list styles = [], noscripts = [], buttons = []
     while body is not NULL and not (body.ns is NULL and strcmp(<const char*>body.name, "body") == 0):
         body = _next_element(body.next)
@@ -751,7 +889,8 @@ def parse_checks(root, int limit):
             return True, None, None, None
         if depth == 1:  # a child of `top`: the elements below it are in the body where it is the body
             in_body = node is body
-        if node.ns is NULL:
+        first = node.name[0]  # most names start with none of s, n, b: no strcmp for them
+        if node.ns is NULL and (first == c"s" or first == c"n" or first == c"b"):
             if strcmp(<const char*>node.name, "style") == 0:
                 styles.append(cetree.elementFactory(doc, node))
             elif in_body and strcmp(<const char*>node.name, "noscript") == 0:
@@ -760,6 +899,41 @@ def parse_checks(root, int limit):
                 buttons.append(cetree.elementFactory(doc, node))
         node = _next_in_order(node, top, &depth)
     return False, styles, noscripts, buttons
+
+
+def hide_named(root, hidden):
+    """Set ``hidden="hidden"`` on the elements at or below `root` whose id is a ``#name`` of `hidden`,
+    or one of whose class words a ``.name`` of it: `stemmer.blocks.parse._hide_by_stylesheet`'s loop.
+
+    A class is read as text only where its bytes hold one of the names (most hold none), an id not at all.
+    """
+    cdef xmlNode* top = (<cetree._Element?>root)._c_node
+    cdef cetree._Document doc = (<cetree._Element>root)._doc
+    cdef xmlNode* node = top
+    cdef xmlNode* value
+    cdef int depth = 0
+    cdef bint match, present
+    cdef bytes name
+    cdef list ids = [n[1:].encode() for n in hidden if n.startswith("#")]
+    cdef list classes = [n[1:].encode() for n in hidden if n.startswith(".")]
+    while node is not NULL:
+        match = False
+        if ids:
+            value = _one_text(node, "id", &present)
+            if value is not NULL:
+                match = any(strcmp(<const char*>value.content, <const char*>name) == 0 for name in ids)
+            elif present:
+                ident = _attr(node, "id")
+                match = bool(ident) and "#" + ident in hidden
+        if not match and classes:
+            value = _one_text(node, "class", &present)
+            if present and (value is NULL or any(strstr(<const char*>value.content, <const char*>name) is not NULL
+                                                 for name in classes)):
+                cls = _attr(node, "class")
+                match = bool(cls) and any("." + c in hidden for c in cls.split())
+        if match:
+            cetree.setAttributeValue(cetree.elementFactory(doc, node), "hidden", "hidden")
+        node = _next_in_order(node, top, &depth)
 
 
 def statement_elements(root):

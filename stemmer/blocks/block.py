@@ -113,6 +113,11 @@ def _counts_up(text: str) -> bool:
 # (hidden menus and a paywall's second copy of the article hide about 2x).
 HIDDEN_PAGE_RATIO = 5
 _DISPLAY_NONE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.I)
+# The same, each form alone, in a style's lower case: a case-blind regex tries every place of a long style.
+_DISPLAY_NONE_LOWER = (("none", re.compile(r"display\s*:\s*none")), ("hidden", re.compile(r"visibility\s*:\s*hidden")))
+# Letters that a case-blind regex matches to i, s or k besides their two ASCII cases: a style holding one is
+# scanned case-blind (`stemmer.blocks.parse` lowers stylesheets on the same terms).
+CASE_TRAPS = "\u0130\u0131\u017f\u212a"
 
 
 # A utility class that shows the element from some screen width on (Tailwind's
@@ -131,7 +136,15 @@ def is_hidden(enc: str, style: str | None, hidden: str | None) -> bool:
         classes = enc.partition("#")[0].split(".")
         if "hidden" in classes and not any(_SHOWN_FROM.fullmatch(c) for c in classes):
             return True
-    return bool(style) and _DISPLAY_NONE.search(style) is not None or hidden is not None
+    return bool(style) and _hides(style) or hidden is not None
+
+
+def _hides(style: str) -> bool:
+    """Whether `style` holds `_DISPLAY_NONE`."""
+    if not style.isascii() and any(trap in style for trap in CASE_TRAPS):
+        return _DISPLAY_NONE.search(style) is not None
+    low = style.lower()
+    return any(word in low and form.search(low) is not None for word, form in _DISPLAY_NONE_LOWER)
 
 
 _HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())

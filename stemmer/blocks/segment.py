@@ -15,9 +15,9 @@ from stemmer.errors import SettingError
 
 try:
     from stemmer.blocks import _walker as _compiled_walker
-    from stemmer.blocks._walker import parse_checks  # parse_html's walk of the elements, in C
+    from stemmer.blocks._walker import hide_named, parse_checks  # parse_html's walks of the elements, in C
 except ImportError:  # no compiler at install time: the pure-Python walker cuts the same blocks
-    _compiled_walker = parse_checks = None
+    _compiled_walker = hide_named = parse_checks = None
 
 WALKERS = {"python": _python_walker.walk}
 if _compiled_walker is not None:

@@ -265,7 +265,7 @@ def _stylesheet_reference(css: str) -> set[str] | None:
     if not re.search(rf"[.#][\w-]*(?:{parse._POP_UP_WORDS})[\w-]*[^{{}}]*{{[^{{}}]*(?:{'|'.join(parse._HIDE)})", css,
                      re.IGNORECASE):
         return None
-    css = parse._CSS_COMMENT.sub("", css)
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.DOTALL)
     hidden, shown, open_rules, at = set(), set(), [], 0
     for m in re.finditer("[{}]", css):
         if m.group() == "{":
@@ -285,6 +285,7 @@ def _stylesheet_reference(css: str) -> set[str] | None:
 
 def test_stylesheet_rules_are_read_as_the_plain_scan_reads_them():
     import random
+    import re
 
     from stemmer.blocks import parse
 
@@ -297,7 +298,7 @@ def test_stylesheet_rules_are_read_as_the_plain_scan_reads_them():
         assert parse._stylesheet_pop_ups([css]) == _stylesheet_reference(css), css
         sheets = [css, "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))]  # two, lower-cased apart
         if (hidden := parse._stylesheet_pop_ups(sheets)) is not None:
-            assert hidden == parse._hidden_pop_ups(parse._CSS_COMMENT.sub("", "\n".join(sheets))), sheets
+            assert hidden == parse._hidden_pop_ups(re.sub(r"/\*.*?\*/", "", "\n".join(sheets), flags=re.DOTALL)), sheets
 
 
 def test_a_button_left_open_by_the_parser_does_not_swallow_the_page():
@@ -306,3 +307,30 @@ def test_a_button_left_open_by_the_parser_does_not_swallow_the_page():
             '<main><h1>The story</h1><p>The article that a browser shows below the menu button.</p></main>'
             '<footer><button>Accept</button></footer></body></html>')
     assert texts(html) == ["Home", "The story", "The article that a browser shows below the menu button."]
+
+
+def test_stylesheet_comments_are_cut_as_the_regex_cuts_them():
+    import random
+    import re
+
+    from stemmer.blocks.parse import _without_comments
+
+    rng = random.Random(3)
+    for _ in range(20_000):
+        css = "".join(rng.choice(["/*", "*/", "/", "*", "a", "B", "\n", "/**/", "*/*"]) for _ in range(rng.randint(0, 10)))
+        cut = re.sub(r"/\*.*?\*/", "", css, flags=re.DOTALL)
+        assert _without_comments(css, css.lower()) == (cut, cut.lower()), css
+        assert _without_comments(css, None) == (cut, None), css
+
+
+def test_a_style_hides_as_the_case_blind_regex_reads_it():
+    import random
+
+    from stemmer.blocks.block import _DISPLAY_NONE, _hides
+
+    pieces = ["display", "DISPLAY", "Display", " ", ":", "none", "NONE", "visibility", "VISIBILITY", "hidden",
+              "Hidden", "\u0130", "d\u0131splay", "vi\u017fibility", "\u212a", "\u00e9", ";", "\t", "\u00a0", "x"]
+    rng = random.Random(5)
+    for _ in range(20_000):
+        style = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
+        assert _hides(style) == (_DISPLAY_NONE.search(style) is not None), style

@@ -238,3 +238,21 @@ def test_the_compiled_parse_checks_find_what_lxml_finds(depth):
     no_body = etree.fromstring(b"<html><head><noscript>x</noscript><style>a</style></head></html>",
                                etree.HTMLParser())
     assert parse_checks(no_body, 256) == (False, list(no_body.iter("style")), [], [])
+
+
+@compiled
+def test_the_compiled_marking_of_stylesheet_pop_ups_marks_what_the_python_loop_marks(monkeypatch):
+    from lxml import etree
+
+    segment_module = sys.modules["stemmer.blocks.segment"]
+    html = ('<html><head><style>.modal, #cookie-bar, .Login-box {display:none}</style></head><body>'
+            '<div class="modal">a</div><div class="modal-open">b</div><div class=" x  modal ">c</div>'
+            '<p id="cookie-bar">d</p><p id=" cookie-bar">e</p><p id="cookie-bar-2">f</p><span class="Login-box">g</span>'
+            '<div class="modal\u00a0y">h</div><div id="" class="">i</div><svg:g class="modal">j</svg:g>'
+            '<p class="login-box">k</p></body></html>')
+    trees = {}
+    for walker in ("compiled", "python"):
+        monkeypatch.setattr(segment_module, "WALKER", walker)
+        trees[walker] = etree.tostring(parse_html(html))
+    assert trees["compiled"] == trees["python"]
+    assert trees["compiled"].count(b'hidden="hidden"') == 6  # a, c, d, g, h, j
