@@ -50,6 +50,10 @@ MAX_TITLE = 300  # characters; a longer block is a paragraph, not a headline
 TITLE_WORDS = frozenset({"title", "headline", "heading", "entry", "post"})
 _SEPARATORS = re.compile(r"\s+[|\-–—:·»/]+\s+|\s*[|·»]\s*")
 _WORD = re.compile(r"\w+")
+# An ASCII text's bytes mapped to its words (`_WORD`) lower-cased, between spaces: a letter to its lower
+# case, a digit or "_" to itself, any other byte to a space.
+_ASCII_WORDS = bytes(c + 32 if 65 <= c <= 90 else c if chr(c).isalnum() or c == 95 else 32 for c in range(128)) + bytes(
+    [32] * 128)
 MODEL_PATH = Path(__file__).with_name("title_model.json")
 # Where a candidate comes from (one flag each); a text found in several places has several.
 SOURCES = ("head", "headpart", "og:title", "twitter:title", "ld", "h1", "h2", "h3", "h4", "titley")
@@ -101,7 +105,11 @@ class TitleSources:
         text = text or ""
         found = self._words.get(text)
         if found is None:
-            found = self._words[text] = frozenset(_WORD.findall(text.lower()))
+            if text.isascii():  # by bytes: the regex finds the words one by one
+                found = frozenset(text.encode("ascii").translate(_ASCII_WORDS).decode("ascii").split())
+            else:
+                found = frozenset(_WORD.findall(text.lower()))
+            self._words[text] = found
         return found
 
     @classmethod
