@@ -82,20 +82,27 @@ def chosen_runs(chosen) -> list[list[int]]:
     return runs
 
 
-def run_container(table, run: list[int]) -> int | None:
-    """The innermost element holding every block of `run` (a lone block's parent), or None."""
-    if len(run) == 1:
-        anc = table.ancestors[run[0]]
-        return anc[-2] if len(anc) > 1 else None
-    # The prefix that all ancestor chains share is the one their least and greatest (as tuples) share.
-    chains = [table.ancestors[i] for i in run]
+def shared_chain(chains: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The elements around every block of these ancestor chains (root paths), outermost first.
+
+    Root paths share a prefix, and all of them share what their least and greatest (as tuples) share.
+    """
     first, last = min(chains), max(chains)
     depth = 0
     for a, b in zip(first, last):
         if a != b:
             break
         depth += 1
-    return first[depth - 1] if depth else None
+    return first[:depth]
+
+
+def run_container(table, run: list[int]) -> int | None:
+    """The innermost element holding every block of `run` (a lone block's parent), or None."""
+    if len(run) == 1:
+        anc = table.ancestors[run[0]]
+        return anc[-2] if len(anc) > 1 else None
+    shared = shared_chain([table.ancestors[i] for i in run])
+    return shared[-1] if shared else None
 
 
 def block_terms(table, probs, threshold: float) -> np.ndarray:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stemmer.classify.decode import chosen_runs, plain_path, run_container
+from stemmer.classify.decode import chosen_runs, plain_path, run_container, shared_chain
 from stemmer.errors import ModelError
 from stemmer.extract.apply import ExtractedBlock, Extraction
 
@@ -150,12 +150,10 @@ def drop_captions(table, chosen):
     A caption says what a photo shows or who took it; the article's text does not
     need it, and the classifier, which reads it as a sentence, keeps it.
     """
-    elements = table.elements
-    candidates = {}
-    for i in np.flatnonzero(chosen).tolist():
-        if els := [e for e in table.ancestors[i][-2:]
-                   if elements[e][0] == "figcaption" or not CAPTION_WORDS.isdisjoint(elements[e][1])]:
-            candidates[i] = els
+    elements, ancestors, shown = table.elements, table.ancestors, np.flatnonzero(chosen).tolist()
+    captioning = {e for e in {e for i in shown for e in ancestors[i][-2:]}
+                  if elements[e][0] == "figcaption" or not CAPTION_WORDS.isdisjoint(elements[e][1])}
+    candidates = {i: els for i in shown if (els := [e for e in ancestors[i][-2:] if e in captioning])} if captioning else {}
     if not candidates:
         return chosen
     holds_image = np.zeros(len(table.elements), dtype=bool)
@@ -339,8 +337,7 @@ def in_sidebar(table, runs: list[list[int]]) -> list[bool]:
     chosen block, has a class or id word holding `SIDEBAR_WORD`: the page's side column.  All
     False where every run is in one (a wrapper such as `has-sidebar` around the article and its
     column is no column of its own)."""
-    blocks = [i for run in runs for i in run]
-    common = set(table.ancestors[blocks[0]]).intersection(*(table.ancestors[i] for i in blocks[1:]))
+    common = set(shared_chain([table.ancestors[i] for run in runs for i in run]))
     side = []
     for run in runs:
         e = run_container(table, run)
