@@ -58,8 +58,8 @@ _SEPARATORS = re.compile(r"\s+[|\-–—:·»/]+\s+|\s*[|·»]\s*")
 _WORD = re.compile(r"\w+")
 # An ASCII text's bytes mapped to its words (`_WORD`) lower-cased, between spaces: a letter to its lower
 # case, a digit or "_" to itself, any other byte to a space.
-_ASCII_WORDS = bytes(c + 32 if 65 <= c <= 90 else c if chr(c).isalnum() or c == 95 else 32 for c in range(128)) + bytes(
-    [32] * 128)
+_ASCII_WORDS = bytes(c + 32 if 65 <= c <= 90 else c if chr(c).isalnum() or c == 95 else 32 for c in range(128))
+_ASCII_WORDS += bytes([32] * 128)
 MODEL_PATH = Path(__file__).with_name("title_model.json")
 # Where a candidate comes from (one flag each); a text found in several places has several.
 SOURCES = ("head", "headpart", "og:title", "twitter:title", "ld", "h1", "h2", "h3", "h4", "titley")

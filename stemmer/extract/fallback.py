@@ -153,7 +153,9 @@ def drop_captions(table, chosen):
     elements, ancestors, shown = table.elements, table.ancestors, np.flatnonzero(chosen).tolist()
     captioning = {e for e in {e for i in shown for e in ancestors[i][-2:]}
                   if elements[e][0] == "figcaption" or not CAPTION_WORDS.isdisjoint(elements[e][1])}
-    candidates = {i: els for i in shown if (els := [e for e in ancestors[i][-2:] if e in captioning])} if captioning else {}
+    if not captioning:
+        return chosen
+    candidates = {i: els for i in shown if (els := [e for e in ancestors[i][-2:] if e in captioning])}
     if not candidates:
         return chosen
     holds_image = np.zeros(len(table.elements), dtype=bool)
@@ -269,7 +271,7 @@ def region_marks(words: tuple[str, ...]) -> tuple[frozenset[str], bool]:
     if marks is None:
         if len(_REGION_MARKS) > 100_000:
             _REGION_MARKS.clear()
-        found = [marks for w in words if (marks := _WORD_MARKS.get(w) or _word_marks(w))[0]]
+        found = [word_marks for w in words if (word_marks := _WORD_MARKS.get(w) or _word_marks(w))[0]]
         marks = _REGION_MARKS[words] = ((frozenset(m for m, _ in found), any(side for _, side in found)) if found
                                         else _NO_MARKS)
     return marks
