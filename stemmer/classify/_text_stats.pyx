@@ -367,3 +367,42 @@ cdef class Describer:
             id_words, id_kind = known
         kind = 1 if cls_kind == 1 or id_kind == 1 else max(cls_kind, id_kind)
         return (tag, cls_words + id_words if id_words else cls_words), kind
+
+
+cdef inline bint _says(tuple words, frozenset title_words):
+    cdef object w
+    for w in words:
+        if w in title_words:
+            return True
+    return False
+
+
+def title_blocks(tuple blocks, list ancestors, list elements, frozenset title_words, frozenset heading_tags):
+    """`stemmer.classify.title._title_blocks` in C: the same loops, without the interpreter's cost per block."""
+    cdef dict named = {}, tags = {}
+    cdef list titled = []
+    cdef Py_ssize_t i, n
+    cdef tuple anc, path
+    cdef object e, says, b, tag
+    cdef str last
+    for i in range(len(ancestors)):
+        anc = <tuple>ancestors[i]
+        n = len(anc)
+        if n:
+            e = anc[n - 1]
+            says = named.get(e)
+            if says is None:
+                says = named[e] = (_says((<tuple>elements[e])[1], title_words)
+                                   or (n > 1 and _says((<tuple>elements[anc[n - 2]])[1], title_words)))
+            if says:
+                titled.append(i)
+    for i in range(len(blocks)):
+        b = blocks[i]
+        path = b.path
+        if path:
+            last = <str>path[len(path) - 1]
+            if len(last) and PyUnicode_READ(PyUnicode_KIND(last), PyUnicode_DATA(last), 0) == 104:  # "h"
+                tag = b.tag
+                if tag in heading_tags:
+                    tags[i] = tag
+    return titled, tags

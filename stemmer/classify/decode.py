@@ -60,31 +60,49 @@ def _logit(p: np.ndarray) -> np.ndarray:
 
 def plain_path(path: tuple[str, ...]) -> tuple[str, ...]:
     """A block's tag path with class and id set aside."""
-    return tuple(enc.split(".", 1)[0].split("#", 1)[0] for enc in path)
+    plain = _PLAIN.get(path)
+    if plain is None:
+        if len(_PLAIN) > 100_000:
+            _PLAIN.clear()
+        plain = _PLAIN[path] = tuple(enc.split(".", 1)[0].split("#", 1)[0] for enc in path)
+    return plain
+
+
+_PLAIN: dict[tuple[str, ...], tuple[str, ...]] = {}  # path -> `plain_path`: a page repeats its few paths
 
 
 def chosen_runs(chosen) -> list[list[int]]:
     """The runs of consecutive chosen blocks, as lists of block indexes."""
     runs: list[list[int]] = []
-    for i in np.flatnonzero(chosen):
+    for i in np.flatnonzero(chosen).tolist():
         if runs and runs[-1][-1] == i - 1:
-            runs[-1].append(int(i))
+            runs[-1].append(i)
         else:
-            runs.append([int(i)])
+            runs.append([i])
     return runs
+
+
+def shared_chain(chains: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The elements around every block of these ancestor chains (root paths), outermost first.
+
+    Root paths share a prefix, and all of them share what their least and greatest (as tuples) share.
+    """
+    first, last = min(chains), max(chains)
+    depth = 0
+    for a, b in zip(first, last):
+        if a != b:
+            break
+        depth += 1
+    return first[:depth]
 
 
 def run_container(table, run: list[int]) -> int | None:
     """The innermost element holding every block of `run` (a lone block's parent), or None."""
-    ancestors = [table.ancestors[i] for i in run]
     if len(run) == 1:
-        ancestors = [ancestors[0][:-1]]
-    depth = 0
-    for column in zip(*ancestors):
-        if any(e != column[0] for e in column):
-            break
-        depth += 1
-    return ancestors[0][depth - 1] if depth else None
+        anc = table.ancestors[run[0]]
+        return anc[-2] if len(anc) > 1 else None
+    shared = shared_chain([table.ancestors[i] for i in run])
+    return shared[-1] if shared else None
 
 
 def block_terms(table, probs, threshold: float) -> np.ndarray:

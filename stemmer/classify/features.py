@@ -407,7 +407,8 @@ class Featurizer:
         """An element's columns (its tag's, then its words' after the tags'), learned in `_element_columns`."""
         tag, words = element
         tag_column = self._tag_index.get(tag)
-        word_columns = {i for w in words if (i := self._attr_index.get(w)) is not None}
+        word_columns = set(map(self._attr_index.get, words))
+        word_columns.discard(None)
         c = self._element_columns[element] = ((tag_column,) if tag_column is not None else ()) + tuple(word_columns)
         return c
 

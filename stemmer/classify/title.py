@@ -36,9 +36,15 @@ from pathlib import Path
 
 import numpy as np
 
+from stemmer.blocks.segment import walker_in_use
 from stemmer.classify.features import PageTable
 from stemmer.classify.scorers import LinearScorer
 from stemmer.metadata.signals import PageSignals, page_signals
+
+try:  # compiled where the install built it, else the Python twin below (STEMMER_WALKER=python also means it)
+    from stemmer.classify._text_stats import title_blocks as _compiled_title_blocks
+except ImportError:
+    _compiled_title_blocks = None
 
 # Tuned on the gold titles of l3s_gn1 and wcxb (exact-match share 0.68 / 0.69;
 # <title> as is: 0.10 / 0.19): a small bonus for h1, a smaller malus for h3,
@@ -50,6 +56,10 @@ MAX_TITLE = 300  # characters; a longer block is a paragraph, not a headline
 TITLE_WORDS = frozenset({"title", "headline", "heading", "entry", "post"})
 _SEPARATORS = re.compile(r"\s+[|\-–—:·»/]+\s+|\s*[|·»]\s*")
 _WORD = re.compile(r"\w+")
+# An ASCII text's bytes mapped to its words (`_WORD`) lower-cased, between spaces: a letter to its lower
+# case, a digit or "_" to itself, any other byte to a space.
+_ASCII_WORDS = bytes(c + 32 if 65 <= c <= 90 else c if chr(c).isalnum() or c == 95 else 32 for c in range(128))
+_ASCII_WORDS += bytes([32] * 128)
 MODEL_PATH = Path(__file__).with_name("title_model.json")
 # Where a candidate comes from (one flag each); a text found in several places has several.
 SOURCES = ("head", "headpart", "og:title", "twitter:title", "ld", "h1", "h2", "h3", "h4", "titley")
@@ -101,29 +111,21 @@ class TitleSources:
         text = text or ""
         found = self._words.get(text)
         if found is None:
-            found = self._words[text] = frozenset(_WORD.findall(text.lower()))
+            if text.isascii():  # by bytes: the regex finds the words one by one
+                found = frozenset(text.encode("ascii").translate(_ASCII_WORDS).decode("ascii").split())
+            else:
+                found = frozenset(_WORD.findall(text.lower()))
+            self._words[text] = found
         return found
 
     @classmethod
     def read(cls, table: PageTable, signals: PageSignals | None = None) -> TitleSources:
         """The sources of `table`'s page; `signals`: its `page_signals`, for its `<meta>`s (None: none)."""
-        blocks, ancestors, elements = table.blocks, table.ancestors, table.elements
-        # Per innermost element of a block: whether its class or id, or its parent's, says title
-        # (a block's last two ancestors are its innermost element and that one's parent).
-        named: dict[int, bool] = {}
-        titled = []
-        for i, anc in enumerate(ancestors):
-            if anc:
-                says = named.get(e := anc[-1])
-                if says is None:
-                    says = named[e] = (not TITLE_WORDS.isdisjoint(elements[e][1])
-                                       or (len(anc) > 1 and not TITLE_WORDS.isdisjoint(elements[anc[-2]][1])))
-                if says:
-                    titled.append(i)
-        tags = {}
-        for i, b in enumerate(blocks):  # a heading's path ends in "h1...", "h2..."
-            if (path := b.path) and path[-1][:1] == "h" and (tag := b.tag) in _HEADING_TAGS:
-                tags[i] = tag
+        blocks = table.blocks
+        if _compiled_title_blocks is not None and walker_in_use() == "compiled":
+            titled, tags = _compiled_title_blocks(blocks, table.ancestors, table.elements, TITLE_WORDS, _HEADING_TAGS)
+        else:
+            titled, tags = _title_blocks(blocks, table.ancestors, table.elements)
         headings = tuple((i, tags.get(i, blocks[i].tag), blocks[i].text) for i in sorted(tags.keys() | titled))
         h1s = tuple(text for _, tag, text in headings if tag == "h1")
         if signals is None:
@@ -132,6 +134,31 @@ class TitleSources:
 
 
 _HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4"})
+
+
+def _title_blocks(blocks, ancestors, elements) -> tuple[list[int], dict[int, str]]:
+    """The indexes of the blocks inside an element (or its parent) whose class or id says title
+    (`TITLE_WORDS`), and the tag of each h1-h4 block by its index.
+
+    The Python twin of `stemmer.classify._text_stats.title_blocks`.
+    """
+    # Per innermost element of a block: whether its class or id, or its parent's, says title
+    # (a block's last two ancestors are its innermost element and that one's parent).
+    named: dict[int, bool] = {}
+    titled = []
+    for i, anc in enumerate(ancestors):
+        if anc:
+            says = named.get(e := anc[-1])
+            if says is None:
+                says = named[e] = (not TITLE_WORDS.isdisjoint(elements[e][1])
+                                   or (len(anc) > 1 and not TITLE_WORDS.isdisjoint(elements[anc[-2]][1])))
+            if says:
+                titled.append(i)
+    tags = {}
+    for i, b in enumerate(blocks):  # a heading's path ends in "h1...", "h2..."
+        if (path := b.path) and path[-1][:1] == "h" and (tag := b.tag) in _HEADING_TAGS:
+            tags[i] = tag
+    return titled, tags
 
 
 def rule_title(table: PageTable, sources: TitleSources) -> tuple[str | None, int | None]:

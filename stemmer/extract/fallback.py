@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stemmer.classify.decode import chosen_runs, plain_path, run_container
+from stemmer.classify.decode import chosen_runs, plain_path, run_container, shared_chain
 from stemmer.errors import ModelError
 from stemmer.extract.apply import ExtractedBlock, Extraction
 
@@ -113,7 +113,7 @@ def main_blocks(table, probs, threshold: float, *, regions: bool = True):
         top = max(range(len(weights)), key=weights.__getitem__)
         chosen[top] = weights[top] >= DOMINANT_SHARE * sum(weights)
     if table.comments:
-        comment = np.array([table.in_comments(i) for i in range(len(chosen))], dtype=bool)
+        comment = np.array([not table.comments.isdisjoint(anc) for anc in table.ancestors], dtype=bool)
         if (chosen & comment).any() and (chosen & ~comment).any():
             if not is_thread(table, chosen, comment):
                 chosen &= ~comment
@@ -150,12 +150,12 @@ def drop_captions(table, chosen):
     A caption says what a photo shows or who took it; the article's text does not
     need it, and the classifier, which reads it as a sentence, keeps it.
     """
-    def captioning(e: int) -> bool:
-        tag, words = table.elements[e]
-        return tag == "figcaption" or not CAPTION_WORDS.isdisjoint(words)
-
-    candidates = {i: [e for e in table.ancestors[i][-2:] if captioning(e)] for i in np.flatnonzero(chosen)}
-    candidates = {i: els for i, els in candidates.items() if els}
+    elements, ancestors, shown = table.elements, table.ancestors, np.flatnonzero(chosen).tolist()
+    captioning = {e for e in {e for i in shown for e in ancestors[i][-2:]}
+                  if elements[e][0] == "figcaption" or not CAPTION_WORDS.isdisjoint(elements[e][1])}
+    if not captioning:
+        return chosen
+    candidates = {i: els for i in shown if (els := [e for e in ancestors[i][-2:] if e in captioning])}
     if not candidates:
         return chosen
     holds_image = np.zeros(len(table.elements), dtype=bool)
@@ -204,58 +204,91 @@ def drop_boilerplate_regions(table, probs, chosen):
     runs = chosen_runs(chosen)
     if not runs:
         return chosen
+    blocks, ancestors, elements = table.blocks, table.ancestors, table.elements
     probs = np.asarray(probs, dtype=float)
-    weights = np.array([b.weight for b in table.blocks], dtype=float)
-    text = weights - np.array([b.anchor_weight for b in table.blocks], dtype=float)
-    sentence = np.array([b.text.rstrip().endswith(SENTENCE_ENDS) for b in table.blocks], dtype=float)
+    letters = [b.weight for b in blocks]
+    link_letters = [b.anchor_weight for b in blocks]
+    weights = np.array(letters, dtype=float)
+    text = weights - np.array(link_letters, dtype=float)
+    ends = [False] * len(blocks)  # read for the chosen blocks, the only ones looked at
+    for run in runs:
+        for i in run:
+            ends[i] = blocks[i].text.rstrip().endswith(SENTENCE_ENDS)
+    sentence = np.array(ends, dtype=float)
     prose = (text + LINK_SHARE * (weights - text)) * probs * (UNFINISHED_SHARE + (1 - UNFINISHED_SHARE) * sentence)
     core, structure = article_run(table, runs, prose)
     container = run_container(table, runs[core])
-    article_paths = {table.blocks[i].path for i in runs[core]}
+    article_paths = {blocks[i].path for i in runs[core]}
     article_plain = {plain_path(p) for p in article_paths}
-    anchor = max(runs[core], key=lambda i: text[i] * probs[i])
-    around_anchor = set(table.ancestors[anchor])
-    region_words: dict[int, frozenset[str]] = {}
-
-    def words_of(e: int) -> frozenset[str]:
-        """The `BOILERPLATE_WORDS` in element `e`'s class and id words."""
-        if e not in region_words:
-            region_words[e] = frozenset(m.group(0) for w in table.elements[e][1] if (m := BOILERPLATE_WORDS.search(w)))
-        return region_words[e]
-
+    mass = (text * probs).tolist()
+    anchor = max(runs[core], key=mass.__getitem__)
+    around_anchor = set(ancestors[anchor])
+    # The `BOILERPLATE_WORDS` of the elements around chosen blocks, where they have some.
+    region_words = {e: words for e in set().union(*(ancestors[i] for run in runs for i in run))
+                    if (words := region_marks(elements[e][1])[0])}
     own = [i for r in structure for i in runs[r]]
     own_words = article_words(table, own, run_container(table, own) if len(structure) > 1 else container,
-                              text * probs, words_of)
-    marked: dict[int, frozenset[str]] = {}
-
-    def in_boilerplate_element(i: int) -> bool:
-        for e in table.ancestors[i]:
-            if e not in around_anchor:
-                if e not in marked:
-                    marked[e] = words_of(e) - own_words
-                if marked[e] and (i > anchor or not all(COMMENT_AREA_WORDS.match(w) for w in marked[e])):
-                    return True
-        return False
+                              mass, region_words)
+    # The elements that mark a block in them as boilerplate: after the anchor, any with a word
+    # the article does not carry; before it, those with one that is not a comment area's name.
+    marks_after, marks_before = set(), set()
+    for e, words in region_words.items():
+        if e not in around_anchor and (words := words - own_words):
+            marks_after.add(e)
+            if not all(COMMENT_AREA_WORDS.match(w) for w in words):
+                marks_before.add(e)
 
     def article_path(i: int) -> bool:
-        path = table.blocks[i].path
-        return path in article_paths or (bool(sentence[i]) and container not in table.ancestors[i]
+        path = blocks[i].path
+        return path in article_paths or (ends[i] and container not in ancestors[i]
                                          and plain_path(path) in article_plain)
 
     chosen = chosen.copy()
     for r, run in enumerate(runs):
         score = 0
+        total = sum(letters[i] for i in run)
         if r > core:
-            inside = sum(weights[i] for i in run if container in table.ancestors[i])
-            score += inside < BOILERPLATE_INSIDE_SHARE * weights[run].sum()
+            inside = sum(letters[i] for i in run if container in ancestors[i])
+            score += inside < BOILERPLATE_INSIDE_SHARE * total
         if r != core:
-            links = sum(table.blocks[i].anchor_weight for i in run)
-            score += links > BOILERPLATE_LINK_SHARE * weights[run].sum()
+            score += sum(link_letters[i] for i in run) > BOILERPLATE_LINK_SHARE * total
             score -= any(article_path(i) for i in run)
+        if score >= 1:
+            chosen[run] = False
+            continue
         for i in run:
-            if max(score, 0) + in_boilerplate_element(i) >= 1:
+            if not (marks_after if i > anchor else marks_before).isdisjoint(ancestors[i]):
                 chosen[i] = False
     return chosen
+
+
+def region_marks(words: tuple[str, ...]) -> tuple[frozenset[str], bool]:
+    """The `BOILERPLATE_WORDS` an element's class and id `words` hold, and whether one holds `SIDEBAR_WORD`.
+
+    Kept per `words` and per word: a site names its elements alike on every page, and sites share words.
+    """
+    marks = _REGION_MARKS.get(words)
+    if marks is None:
+        if len(_REGION_MARKS) > 100_000:
+            _REGION_MARKS.clear()
+        found = [word_marks for w in words if (word_marks := _WORD_MARKS.get(w) or _word_marks(w))[0]]
+        marks = _REGION_MARKS[words] = ((frozenset(m for m, _ in found), any(side for _, side in found)) if found
+                                        else _NO_MARKS)
+    return marks
+
+
+def _word_marks(word: str) -> tuple[str, bool]:
+    """A class or id word's `BOILERPLATE_WORDS` match ("" if none), and whether it holds `SIDEBAR_WORD`."""
+    if len(_WORD_MARKS) > 100_000:
+        _WORD_MARKS.clear()
+    m = BOILERPLATE_WORDS.search(word)
+    marks = _WORD_MARKS[word] = (m.group(0) if m else "", SIDEBAR_WORD.search(word) is not None)
+    return marks
+
+
+_REGION_MARKS: dict[tuple[str, ...], tuple[frozenset[str], bool]] = {}
+_WORD_MARKS: dict[str, tuple[str, bool]] = {}
+_NO_MARKS: tuple[frozenset[str], bool] = (frozenset(), False)
 
 
 def article_run(table, runs: list[list[int]], prose) -> tuple[int, list[int]]:
@@ -274,11 +307,10 @@ def article_run(table, runs: list[list[int]], prose) -> tuple[int, list[int]]:
         return r
 
     first_run_of: dict[tuple, int] = {}
+    blocks = table.blocks
     for r, run in enumerate(runs):
         for i in run:
-            other = first_run_of.setdefault(table.blocks[i].path, r)
-            a, b = root(other), root(r)
-            if a != b:
+            if (other := first_run_of.setdefault(blocks[i].path, r)) != r and (a := root(other)) != (b := root(r)):
                 group[max(a, b)] = min(a, b)
     held: dict[int, float] = {}
     for r, total in enumerate(totals):
@@ -307,28 +339,30 @@ def in_sidebar(table, runs: list[list[int]]) -> list[bool]:
     chosen block, has a class or id word holding `SIDEBAR_WORD`: the page's side column.  All
     False where every run is in one (a wrapper such as `has-sidebar` around the article and its
     column is no column of its own)."""
-    blocks = [i for run in runs for i in run]
-    common = set(table.ancestors[blocks[0]]).intersection(*(table.ancestors[i] for i in blocks[1:]))
+    common = set(shared_chain([table.ancestors[i] for run in runs for i in run]))
     side = []
     for run in runs:
         e = run_container(table, run)
-        while e is not None and e >= 0 and e not in common and not any(SIDEBAR_WORD.search(w)
-                                                                       for w in table.elements[e][1]):
+        while e is not None and e >= 0 and e not in common and not region_marks(table.elements[e][1])[1]:
             e = table.parent[e]
         side.append(e is not None and e >= 0 and e not in common)
     return [False] * len(runs) if all(side) else side
 
 
-def article_words(table, run: list[int], container: int | None, mass, words_of) -> set[str]:
-    """The `BOILERPLATE_WORDS` the article's own text carries: `words_of` elements inside
-    `container` around `OWN_WORD_SHARE` of the run's `mass` or more."""
-    total = float(sum(mass[i] for i in run))
+def article_words(table, run: list[int], container: int | None, mass: list[float],
+                  region_words: dict[int, frozenset[str]]) -> set[str]:
+    """The `BOILERPLATE_WORDS` the article's own text carries: those of elements (`region_words`: per
+    element around a block, its words where it has some) inside `container` around `OWN_WORD_SHARE`
+    of the run's `mass` or more."""
+    total = sum(mass[i] for i in run)
     held: dict[str, float] = {}
     for i in run:
         anc = table.ancestors[i]
-        inner = anc[anc.index(container) + 1:] if container in anc else ()
-        for word in set().union(*(words_of(e) for e in inner)):
-            held[word] = held.get(word, 0.0) + float(mass[i])
+        if container not in anc or region_words.keys().isdisjoint(anc):
+            continue
+        words = set().union(*(region_words.get(e, ()) for e in anc[anc.index(container) + 1:]))
+        for word in words:
+            held[word] = held.get(word, 0.0) + mass[i]
     return {w for w, m in held.items() if total > 0 and m >= OWN_WORD_SHARE * total}
 
 

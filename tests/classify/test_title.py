@@ -121,3 +121,28 @@ def test_a_heading_escaped_twice_is_a_candidate_as_a_reader_sees_it():
     part = cands["12 tools for 2026 | python, sql & ai"]
     assert part.sources == {"headpart", "h1"} and part.block == 0
     assert not any("&#" in c.text for c in cands.values())
+
+
+def test_compiled_title_blocks_equal_the_python_ones():
+    if title_module._compiled_title_blocks is None:
+        pytest.skip("the compiled text statistics are not built")
+    html = ("<html><head><title>A | B</title></head><body><div class='post'><h2>Post title</h2><p>Text.</p>"
+            "<div class='entry-title'><span>Entry</span></div></div><h1 class='x'>Head</h1><h5>Small</h5>"
+            "<header><div id='headline'><p>Line</p><b>bold</b></div></header><h3><a href=/>Linked</a></h3>"
+            "<hgroup><p>no</p></hgroup><p class='title'>Titled</p>tail text</body></html>")
+    table = page_table(parse_html(html))
+    titled, tags = title_module._compiled_title_blocks(table.blocks, table.ancestors, table.elements,
+                                                       title_module.TITLE_WORDS, title_module._HEADING_TAGS)
+    assert (titled, tags) == title_module._title_blocks(table.blocks, table.ancestors, table.elements)
+    assert titled and set(tags.values()) == {"h1", "h2", "h3"}
+
+
+def test_the_words_of_an_ascii_text_are_the_regexs():
+    import random
+    import string
+
+    rng = random.Random(5)
+    sources = title_module.TitleSources.read(page_table(parse_html("<p>x</p>")))
+    for _ in range(3000):
+        text = "".join(rng.choice(string.printable) for _ in range(rng.randint(0, 30)))
+        assert sources.words(text) == frozenset(title_module._WORD.findall(text.lower())), text
