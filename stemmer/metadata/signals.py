@@ -273,7 +273,7 @@ def _read_meta(metas, dates, modified, authors, titles, sites, lang) -> dict[str
     found: dict[str, list[str]] = {}
     social: dict[str, str] = {}
     for meta in metas:
-        content = meta.get("content")  # first: most pages have `<meta>`s without one (charset, viewport)
+        content = meta.get("content")  # first: a `<meta>` without one (charset) states nothing
         if not content or not (content := content.strip()):
             continue
         named = meta.get("property") or meta.get("name")
