@@ -273,10 +273,12 @@ def _read_meta(metas, dates, modified, authors, titles, sites, lang) -> dict[str
     found: dict[str, list[str]] = {}
     social: dict[str, str] = {}
     for meta in metas:
+        content = meta.get("content")  # first: a `<meta>` without one (charset) states nothing
+        if not content or not (content := content.strip()):
+            continue
         named = meta.get("property") or meta.get("name")
         key = (named or meta.get("itemprop") or meta.get("http-equiv") or "")
-        content = (meta.get("content") or "").strip()
-        if key and content:
+        if key:
             found.setdefault(key.lower(), []).append(content)
             if named and (named := named.lower()) in _SOCIAL_META and named not in social:
                 social[named] = " ".join(content.split())

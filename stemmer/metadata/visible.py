@@ -108,7 +108,7 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
     found_date = updated = author = date_text = None
     above = False
     for p in pieces:  # after the headline first, nearest first
-        text, before, after = p.text, pieces.at(p.distance - 1), pieces.at(p.distance + 1)
+        text, after = p.text, pieces.at(p.distance + 1)
         if find_date:
             # A long piece is prose unless a date opens it (`_prose`): read whole only if one does.
             opened = len(text) <= PROSE or parse_date(text[:PROSE // 2]) is not None
@@ -117,7 +117,8 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
                 text = f"{text} {after.text}"  # a date cut in two: "Dec" "4, 2025"
                 iso = parse_date(text, lang=lang, reference=reference)
             if iso and not _prose(text, iso):
-                label = f"{text} {_classes(p.owner)}"
+                label = f"{text} {pieces.classes(p.owner)}"
+                before = pieces.at(p.distance - 1)
                 if before is not None and len(before.text) < 30 and not _LABEL_AFTER.match(before.text):
                     label += " " + before.text  # "Updated:" "March 2, 2024"
                 if after is not None and _LABEL_AFTER.match(after.text):
@@ -129,7 +130,7 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
                 else:
                     found_date = found_date or iso
         if find_author and author is None and p.distance >= -BYLINE_BEFORE and len(p.text) < 120:
-            author = _byline(p, after)
+            author = _byline(p, after, pieces)
         if (found_date or not find_date) and (author or not find_author):
             break
     return Visible(found_date, updated, author, date_text, above)
@@ -147,28 +148,17 @@ def _prose(text: str, iso: str) -> bool:
     return parse_date(text[:PROSE // 2]) != iso
 
 
-def _byline(p: Piece, following: Piece | None) -> str | None:
+def _byline(p: Piece, following: Piece | None, pieces: _Around) -> str | None:
     """The name a piece gives as a byline: "By Jane Doe", a bare "By" before a name, or a byline element's text."""
     text = p.text
     if BYLINE_LEAD.match(text):
         if clean_author(text) is None and following is not None and following.distance == p.distance + 1:
             text = f"{text} {following.text}"  # "By" <a>Jane Doe</a>
         return clean_author(text)
-    classes = _classes(p.owner)
+    classes = pieces.classes(p.owner)
     if _BYLINE_CLASS.search(classes) and not _NOT_BYLINE_CLASS.search(classes):
         return clean_author(text)
     return None
-
-
-def _classes(el) -> str:
-    """The class and id words of an element, its parent and grandparent (a byline's name sits in an inner span)."""
-    words = []
-    for _ in range(3):
-        if el is None:
-            break
-        words += [el.get("class") or "", el.get("id") or "", el.get("itemprop") or "", el.get("rel") or ""]
-        el = el.getparent()
-    return " ".join(words)
 
 
 class _Around:
@@ -185,6 +175,22 @@ class _Around:
         self.head, self.before_limit = head, before
         self.after = _After(head)
         self.before: list[Piece] | None = None
+        self._words: dict = {}  # element -> its class, id, itemprop and rel (`classes`)
+
+    def classes(self, el) -> str:
+        """The class and id words of an element, its parent and grandparent (a byline's name sits in an
+        inner span); each element's read once, as pieces share their parents."""
+        words = []
+        for _ in range(3):
+            if el is None:
+                break
+            own = self._words.get(el)
+            if own is None:
+                own = self._words[el] = (f'{el.get("class") or ""} {el.get("id") or ""} '
+                                         f'{el.get("itemprop") or ""} {el.get("rel") or ""}')
+            words.append(own)
+            el = el.getparent()
+        return " ".join(words)
 
     def at(self, distance: int) -> Piece | None:
         if distance > 0:
