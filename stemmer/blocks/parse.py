@@ -187,7 +187,7 @@ def _stylesheet_pop_ups(css: list[str]) -> set[str] | None:
     lows = [_lower_case(text) for text in css]
     if not any(_may_hide_pop_up(text, low) for text, low in zip(css, lows)):
         return None
-    # `_lower_case` lowers letter by letter: the stylesheets' lower cases joined are their join's
+    # `_lower_case` lowers letter by letter: the stylesheets' lowered copies joined are their join's
     return _hidden_pop_ups(*_without_comments("\n".join(css), "\n".join(lows) if None not in lows else None))
 
 
@@ -206,9 +206,16 @@ def _without_comments(css: str, low: str | None) -> tuple[str, str | None]:
 
 
 def _lower_case(css: str) -> str | None:
-    """`css` in lower case where a case-sensitive scan of it finds what a case-blind scan of `css`
-    finds, at the same places (no letter there lowers to two or matches beyond its cases); else None."""
-    return css.lower() if css.isascii() or not any(trap in css for trap in CASE_TRAPS) else None
+    """`css` with its ASCII letters lowered where a case-sensitive scan of it finds what a case-blind
+    scan of `css` finds, at the same places (no letter there lowers to two or matches beyond its
+    cases); else None.  The scans' patterns spell their letters in ASCII, and no other character
+    changes class (``\\w``, ``\\s``) as it lowers, so its other letters can stay: lowering those is
+    six times slower (`str.lower` of a str not all ASCII) than the bytes' ASCII-only `bytes.lower`."""
+    if css.isascii():
+        return css.lower()
+    if any(trap in css for trap in CASE_TRAPS):
+        return None
+    return css.encode("utf-8", "surrogatepass").lower().decode("utf-8", "surrogatepass")
 
 
 def _declarations(css: str, low: str | None, hides: bool) -> list[int]:
