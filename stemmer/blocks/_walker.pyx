@@ -339,6 +339,25 @@ cdef int _reserve(Buf* buf, Py_ssize_t n) except -1:
     return 0
 
 
+cdef inline void _count_letter(Py_UCS4 c, Py_ssize_t* n, Py_ssize_t* wide, Py_ssize_t* cjk) noexcept:
+    """Count `c` into `_weight`'s tallies: ASCII alphanumerics (`n`), others (`wide`), CJK among those (`cjk`)."""
+    if c < 128:
+        if _ascii_alnum(<unsigned char>c):
+            n[0] += 1
+    else:
+        if Py_UNICODE_ISALNUM(c):
+            wide[0] += 1
+        if (0x3040 <= c <= 0x30ff or 0x3400 <= c <= 0x4dbf or 0x4e00 <= c <= 0x9fff
+                or 0xac00 <= c <= 0xd7af or 0xf900 <= c <= 0xfaff):
+            cjk[0] += 1
+
+
+cdef inline Py_ssize_t _weight(Py_ssize_t n, Py_ssize_t wide, Py_ssize_t cjk):
+    """`stemmer.blocks.block.letters` from `_count_letter`'s tallies: a CJK character weighs `CJK_WEIGHT`
+    (counted where the text has any non-ASCII alphanumeric)."""
+    return n + (wide + (CJK_WEIGHT - 1) * cjk if wide else 0)
+
+
 cdef str _collapsed_letters(str raw, Buf* scratch, Py_ssize_t* letters):
     """``" ".join(raw.split())`` and its `_letters` (`letters`), in one pass over `raw` (written
     through `scratch`): spaces weigh no letter, so the text's letters are the raw text's."""
@@ -358,16 +377,8 @@ cdef str _collapsed_letters(str raw, Buf* scratch, Py_ssize_t* letters):
             gap = False
         out[k] = c
         k += 1
-        if c < 128:
-            if _ascii_alnum(<unsigned char>c):
-                n += 1
-        else:
-            if Py_UNICODE_ISALNUM(c):
-                wide += 1
-            if (0x3040 <= c <= 0x30ff or 0x3400 <= c <= 0x4dbf or 0x4e00 <= c <= 0x9fff
-                    or 0xac00 <= c <= 0xd7af or 0xf900 <= c <= 0xfaff):
-                cjk += 1
-    letters[0] = n + (wide + (CJK_WEIGHT - 1) * cjk if wide else 0)
+        _count_letter(c, &n, &wide, &cjk)
+    letters[0] = _weight(n, wide, cjk)
     return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, k)  # in its narrowest kind, as join makes it
 
 
@@ -376,18 +387,8 @@ cdef Py_ssize_t _letters(str text):
     cdef Py_UCS4 c
     cdef Py_ssize_t n = 0, wide = 0, cjk = 0
     for c in text:
-        if c < 128:
-            if _ascii_alnum(<unsigned char>c):
-                n += 1
-        else:
-            if Py_UNICODE_ISALNUM(c):
-                wide += 1
-            if (0x3040 <= c <= 0x30ff or 0x3400 <= c <= 0x4dbf or 0x4e00 <= c <= 0x9fff
-                    or 0xac00 <= c <= 0xd7af or 0xf900 <= c <= 0xfaff):
-                cjk += 1
-    if wide:
-        n += wide + (CJK_WEIGHT - 1) * cjk
-    return n
+        _count_letter(c, &n, &wide, &cjk)
+    return _weight(n, wide, cjk)
 
 
 cdef inline bint _is_pre(tuple path):
