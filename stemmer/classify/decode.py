@@ -33,6 +33,7 @@ Only numpy.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 import numpy as np
@@ -58,17 +59,10 @@ def _logit(p: np.ndarray) -> np.ndarray:
     return np.clip(np.log(p / (1 - p)), -_LOGIT_CLIP, _LOGIT_CLIP)
 
 
+@functools.lru_cache(maxsize=100_000)  # a page repeats its few paths
 def plain_path(path: tuple[str, ...]) -> tuple[str, ...]:
     """A block's tag path with class and id set aside."""
-    plain = _PLAIN.get(path)
-    if plain is None:
-        if len(_PLAIN) > 100_000:
-            _PLAIN.clear()
-        plain = _PLAIN[path] = tuple(enc.split(".", 1)[0].split("#", 1)[0] for enc in path)
-    return plain
-
-
-_PLAIN: dict[tuple[str, ...], tuple[str, ...]] = {}  # path -> `plain_path`: a page repeats its few paths
+    return tuple(enc.split(".", 1)[0].split("#", 1)[0] for enc in path)
 
 
 def chosen_runs(chosen) -> list[list[int]]:

@@ -8,6 +8,7 @@ reads it, and nothing here imports torch unless the model's embedder needs it.
 """
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from pathlib import Path
@@ -262,33 +263,21 @@ def drop_boilerplate_regions(table, probs, chosen):
     return chosen
 
 
+@functools.lru_cache(maxsize=100_000)
 def region_marks(words: tuple[str, ...]) -> tuple[frozenset[str], bool]:
     """The `BOILERPLATE_WORDS` an element's class and id `words` hold, and whether one holds `SIDEBAR_WORD`.
 
     Kept per `words` and per word: a site names its elements alike on every page, and sites share words.
     """
-    marks = _REGION_MARKS.get(words)
-    if marks is None:
-        if len(_REGION_MARKS) > 100_000:
-            _REGION_MARKS.clear()
-        found = [word_marks for w in words if (word_marks := _WORD_MARKS.get(w) or _word_marks(w))[0]]
-        marks = _REGION_MARKS[words] = ((frozenset(m for m, _ in found), any(side for _, side in found)) if found
-                                        else _NO_MARKS)
-    return marks
+    found = [marks for w in words if (marks := _word_marks(w))[0]]
+    return frozenset(m for m, _ in found), any(side for _, side in found)
 
 
+@functools.lru_cache(maxsize=100_000)
 def _word_marks(word: str) -> tuple[str, bool]:
     """A class or id word's `BOILERPLATE_WORDS` match ("" if none), and whether it holds `SIDEBAR_WORD`."""
-    if len(_WORD_MARKS) > 100_000:
-        _WORD_MARKS.clear()
     m = BOILERPLATE_WORDS.search(word)
-    marks = _WORD_MARKS[word] = (m.group(0) if m else "", SIDEBAR_WORD.search(word) is not None)
-    return marks
-
-
-_REGION_MARKS: dict[tuple[str, ...], tuple[frozenset[str], bool]] = {}
-_WORD_MARKS: dict[str, tuple[str, bool]] = {}
-_NO_MARKS: tuple[frozenset[str], bool] = (frozenset(), False)
+    return m.group(0) if m else "", SIDEBAR_WORD.search(word) is not None
 
 
 def article_run(table, runs: list[list[int]], prose) -> tuple[int, list[int]]:
