@@ -7,7 +7,7 @@ same counts by the same character classes (Python's ``\\w``, ``\\d``,
 ``str.isspace``, ``str.isupper``), so the same numbers to the last bit.
 """
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, Py_UNICODE_ISUPPER
-from libc.math cimport log, log1p
+from libc.math cimport INFINITY, log, log1p
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memset, strstr
 
@@ -406,3 +406,58 @@ def title_blocks(tuple blocks, list ancestors, list elements, frozenset title_wo
                 if tag in heading_tags:
                     tags[i] = tag
     return titled, tags
+
+
+def context_columns(const double[::1] p, list ancestors, Py_ssize_t n_elements, const double[::1] log1p_of,
+                    double[:, ::1] out):
+    """`stemmer.classify.stacking.context_features`' columns of the neighbours and of the two nearest
+    enclosing elements, written into `out`'s columns 0 to 12 (`log1p_of[c]` is numpy's log1p of c).
+
+    The same sums in the same order as the numpy there (a group's probabilities added in block order).
+    """
+    cdef Py_ssize_t n = p.shape[0], i, k, d, depth, g, col
+    cdef long long* group = <long long*>malloc(max(n, 1) * sizeof(long long))
+    cdef long long* count = <long long*>malloc((n_elements + 1) * sizeof(long long))
+    cdef double* total = <double*>malloc((n_elements + 1) * sizeof(double))
+    cdef double* top = <double*>malloc((n_elements + 1) * sizeof(double))
+    cdef tuple anc
+    cdef long long e
+    cdef tuple offsets = (-3, -2, -1, 1, 2, 3)
+    try:
+        if group is NULL or count is NULL or total is NULL or top is NULL:
+            raise MemoryError()
+        for i in range(n):
+            out[i, 0] = p[i]
+        for k in range(6):
+            d = offsets[k]
+            for i in range(n):
+                out[i, 1 + k] = p[i + d] if 0 <= i + d < n else -1.0
+        col = 7
+        for depth in range(1, 3):
+            for g in range(n_elements + 1):
+                count[g], total[g], top[g] = 0, 0.0, -INFINITY
+            for i in range(n):
+                anc = <tuple>ancestors[i]
+                if len(anc) >= depth:
+                    e = <long long>(<object>anc[len(anc) - depth])
+                    if e < 0 or e >= n_elements:
+                        raise IndexError(f"element {e} of a block is not one of the page's {n_elements}")
+                    g = e + 1
+                else:
+                    g = 0
+                group[i] = g
+                count[g] += 1
+                total[g] += p[i]
+                if p[i] > top[g]:
+                    top[g] = p[i]
+            for i in range(n):
+                g = group[i]
+                out[i, col] = total[g] / <double>count[g]
+                out[i, col + 1] = top[g]
+                out[i, col + 2] = log1p_of[count[g]]
+            col += 3
+    finally:
+        free(group)
+        free(count)
+        free(total)
+        free(top)
