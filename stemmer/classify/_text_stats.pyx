@@ -461,3 +461,117 @@ def context_columns(const double[::1] p, list ancestors, Py_ssize_t n_elements, 
         free(count)
         free(total)
         free(top)
+
+
+cdef inline bint _ends_with(str text, str marks):
+    """``text.rstrip().endswith(tuple(marks))``."""
+    cdef Py_ssize_t i = len(text) - 1, k
+    cdef int kind = PyUnicode_KIND(text), marks_kind = PyUnicode_KIND(marks)
+    cdef const void* data = PyUnicode_DATA(text)
+    cdef const void* marks_data = PyUnicode_DATA(marks)
+    cdef Py_UCS4 c
+    while i >= 0 and Py_UNICODE_ISSPACE(PyUnicode_READ(kind, data, i)):
+        i -= 1
+    if i < 0:
+        return False
+    c = PyUnicode_READ(kind, data, i)
+    for k in range(len(marks)):
+        if PyUnicode_READ(marks_kind, marks_data, k) == c:
+            return True
+    return False
+
+
+def page_arrays(tuple blocks, list links, list images, list ancestors, list parent, str end_marks,
+                double prose_letters, double main_keep, Py_ssize_t n_levels):
+    """What `stemmer.classify.features._Stats` computes of a page with numpy, in one pass and the same numbers.
+
+    Returns (weight, anchor, ends, good, per_block, depth, chain, rows, inner, sums, page_sums, main,
+    levels, in_main, block_parent): every number a whole one or a 0/1, summed exactly in any order.
+    """
+    cdef Py_ssize_t n = len(blocks), n_el = len(parent), m = 0, r, j, k, c, e, p, node, seen
+    cdef long w, a
+    cdef double held, inside, keep
+    cdef tuple anc
+    for r in range(n):
+        m += len(<tuple>ancestors[r])
+    per_block_a = np.empty((n, 6), dtype=np.float64)
+    ends_a, good_a, in_main_a = np.empty(n), np.empty(n), np.zeros(n)
+    depth_a, inner_a, block_parent_a = (np.empty(n, dtype=np.int64) for _ in range(3))
+    chain_a, rows_a = np.empty(m, dtype=np.int64), np.empty(m, dtype=np.int64)
+    sums_a = np.zeros((n_el + 1, 6), dtype=np.float64)
+    levels_a = np.full((n, n_levels), -1, dtype=np.int64)
+    cdef double[:, ::1] per_block = per_block_a, sums = sums_a
+    cdef double[::1] ends = ends_a, good = good_a, in_main = in_main_a
+    cdef long long[::1] depth = depth_a, inner = inner_a, block_parent = block_parent_a, chain = chain_a, rows = rows_a
+    cdef long long[:, ::1] levels = levels_a
+    cdef double[6] page
+    cdef long long* best = <long long*>malloc((n_el + 1) * sizeof(long long))  # per element + 1, its able child
+    if best is NULL:
+        raise MemoryError()
+    try:
+        for c in range(6):
+            page[c] = 0.0
+        j = 0
+        for r in range(n):
+            b = blocks[r]
+            w, a = b.weight, b.anchor_weight
+            ends[r] = _ends_with(<str>b.text, end_marks)
+            good[r] = w if (a * 3 <= w and (ends[r] or w >= prose_letters)) else 0.0
+            per_block[r, 0], per_block[r, 1] = w, a
+            per_block[r, 2], per_block[r, 3] = <long>links[r], <long>images[r]
+            per_block[r, 4], per_block[r, 5] = 1.0, good[r]
+            for c in range(6):
+                page[c] += per_block[r, c]
+            anc = <tuple>ancestors[r]
+            k = len(anc)
+            depth[r] = k
+            if k == 0:
+                inner[r], block_parent[r] = n_el, -1
+                for c in range(6):
+                    sums[n_el, c] += per_block[r, c]
+                continue
+            for e in range(k):
+                chain[j + e] = <long long>(<object>anc[e])
+                if chain[j + e] < 0 or chain[j + e] >= n_el:
+                    raise IndexError(f"element {chain[j + e]} of a block is not one of the page's {n_el}")
+                rows[j + e] = r
+                for c in range(6):
+                    sums[chain[j + e], c] += per_block[r, c]
+            j += k
+            inner[r] = block_parent[r] = chain[j - 1]
+        # the main container: from the root down, the able child of the most good text
+        main = -1
+        if page[5] > 0:
+            keep = main_keep * page[5]
+            for e in range(n_el + 1):
+                best[e] = -1
+            for e in range(n_el):
+                if sums[e, 5] < keep:
+                    continue
+                p = <long>parent[e]
+                if best[p + 1] < 0 or sums[e, 5] > sums[best[p + 1], 5]:
+                    best[p + 1] = e
+            node = -1
+            while best[node + 1] >= 0:
+                node = best[node + 1]
+            main = node
+        # per block, the nearest `n_levels` enclosing elements holding more blocks than the one inside
+        j = 0
+        for r in range(n):
+            k = depth[r]
+            inside, seen = 1.0, 0
+            for e in range(j + k - 1, j - 1, -1):
+                held = sums[chain[e], 4]
+                if held > inside:
+                    if seen < n_levels:
+                        levels[r, seen] = chain[e]
+                    seen += 1
+                inside = held
+                if chain[e] == main:
+                    in_main[r] = 1.0
+            j += k
+    finally:
+        free(best)
+    page_sums_a = np.array([page[c] for c in range(6)])
+    return (per_block_a[:, 0].copy(), per_block_a[:, 1].copy(), ends_a, good_a, per_block_a, depth_a, chain_a,
+            rows_a, inner_a, sums_a, page_sums_a, main, levels_a, in_main_a, block_parent_a)

@@ -31,16 +31,15 @@ from stemmer.blocks.segment import walker_in_use
 # Compiled where the install built them, else the Python twins below (STEMMER_WALKER=python also means these).
 try:
     from stemmer.blocks._walker import TableRecorder as _CompiledRecorder
-    from stemmer.blocks._walker import block_columns as _compiled_block_columns
     from stemmer.blocks._walker import column_counts as _compiled_column_counts
-    from stemmer.blocks._walker import element_arrays as _compiled_element_arrays
 except ImportError:
-    _CompiledRecorder = _compiled_block_columns = _compiled_column_counts = _compiled_element_arrays = None
+    _CompiledRecorder = _compiled_column_counts = None
 try:
     from stemmer.classify._text_stats import Describer as _CompiledDescriber
+    from stemmer.classify._text_stats import page_arrays as _compiled_page_arrays
     from stemmer.classify._text_stats import text_stats as _compiled_text_stats
 except ImportError:
-    _CompiledDescriber = _compiled_text_stats = None
+    _CompiledDescriber = _compiled_page_arrays = _compiled_text_stats = None
 
 GROUPS = ("pos", "tags", "attrs", "marks", "roles", "ratios", "text", "neigh", "embed")
 # The groups a model uses unless told otherwise: no embedding, no `marks` (measured, not
@@ -434,36 +433,46 @@ class _Stats:
 
     def __init__(self, table: PageTable) -> None:
         self.vocab_columns = None  # `Featurizer._per_block`'s, shared by the tag and class-word groups
-        self.compiled = _compiled_element_arrays is not None and walker_in_use() == "compiled"
+        self.compiled = (_compiled_page_arrays is not None and _compiled_column_counts is not None
+                         and walker_in_use() == "compiled")
         self.blocks = blocks = table.blocks
-        self.n = n = len(blocks)
+        self.n = len(blocks)
+        self.table_parent = table.parent
+        n_el = len(table.elements)
+        self.n_elements = n_el
+        if self.compiled:
+            (self.weight, self.anchor, self.ends, self.good, self.per_block_sums, self.depth, self.chain, self.rows,
+             self.inner, self.sums, self.page_sums, self.main, self.levels, self.in_main, self.parent) = (
+                _compiled_page_arrays(blocks, table.links, table.images, table.ancestors, table.parent, _END_MARKS,
+                                      PROSE_LETTERS, MAIN_KEEP, LEVELS))
+            self.total_weight = float(self.page_sums[0])
+        else:
+            self._numpy_arrays(table)
+
+    def _numpy_arrays(self, table: PageTable) -> None:
+        """The per-block and per-element arrays of the page.
+        The Python twin of `stemmer.classify._text_stats.page_arrays`."""
+        blocks, n, n_el = self.blocks, self.n, self.n_elements
         # "Good" text: prose-like blocks (few links, a sentence end or long), the
         # mass a readability-style main-container search looks for.
-        if self.compiled:
-            self.weight, self.anchor, self.ends, self.good = _compiled_block_columns(
-                blocks, _END_MARKS, PROSE_LETTERS)
-        else:
-            weights, anchors = [b.weight for b in blocks], [b.anchor_weight for b in blocks]
-            ends = [b.text.rstrip().endswith(_END_PUNCT) for b in blocks]
-            good = [w if (a * 3 <= w and (e or w >= PROSE_LETTERS)) else 0.0
-                    for w, a, e in zip(weights, anchors, ends)]
-            self.weight, self.anchor, self.ends, self.good = (
-                np.array(v, dtype=np.float64) for v in (weights, anchors, ends, good))
+        weights, anchors = [b.weight for b in blocks], [b.anchor_weight for b in blocks]
+        ends = [b.text.rstrip().endswith(_END_PUNCT) for b in blocks]
+        good = [w if (a * 3 <= w and (e or w >= PROSE_LETTERS)) else 0.0
+                for w, a, e in zip(weights, anchors, ends)]
+        self.weight, self.anchor, self.ends, self.good = (
+            np.array(v, dtype=np.float64) for v in (weights, anchors, ends, good))
         self.links = np.array(table.links, dtype=np.float64)
         self.images = np.array(table.images, dtype=np.float64)
         self.total_weight = float(self.weight.sum())
         # Each block's enclosing elements in flat arrays (`_element_arrays`), and per element
         # the sums over the blocks in it (whole numbers: any order adds them exactly).
-        n_el = len(table.elements)
-        self.n_elements = n_el
         self.per_block_sums = per_block = np.column_stack(
             [self.weight, self.anchor, self.links, self.images, np.ones(n), self.good])
-        arrays = _compiled_element_arrays if self.compiled else _element_arrays
-        self.depth, self.chain, self.rows, self.inner, sums = arrays(table.ancestors, n_el, per_block)
+        self.depth, self.chain, self.rows, self.inner, sums = _element_arrays(table.ancestors, n_el, per_block)
         lens, has = self.depth, self.depth > 0
         self.sums = sums
         self.page_sums = per_block.sum(axis=0)
-        self._parent = parent = np.array(table.parent, dtype=np.int64).reshape(n_el)
+        parent = self._parent
         # The main container: from the root down, follow the element holding the
         # most good text while it keeps at least MAIN_KEEP of the page's good text.
         main = -1
@@ -500,6 +509,11 @@ class _Stats:
         if main >= 0:
             self.in_main[self.rows[self.chain == main]] = 1.0
         self.parent = np.where(has, self.inner, -1)
+
+    @functools.cached_property
+    def _parent(self) -> np.ndarray:
+        """Per element, its parent's id (-1 for the root)."""
+        return np.array(self.table_parent, dtype=np.int64).reshape(self.n_elements)
 
     @functools.cached_property
     def _levels(self) -> list[np.ndarray]:

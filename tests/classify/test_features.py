@@ -145,9 +145,9 @@ def test_compiled_element_description_equals_the_python_one():
         assert compiled("div", cls, ident) == features._describe("div", cls, ident), (cls, ident)
 
 
-def test_compiled_element_arrays_give_the_features_of_the_numpy_ones_to_the_bit(labelled, html, monkeypatch):
+def test_compiled_page_arrays_give_the_features_of_the_numpy_ones_to_the_bit(labelled, html, monkeypatch):
     from stemmer.classify import features
-    if features._compiled_element_arrays is None or features.walker_in_use() != "compiled":
+    if features._compiled_page_arrays is None or features.walker_in_use() != "compiled":
         pytest.skip("the compiled walker is not in use")
     tables, _, _ = labelled
     odd = [html('<div class="entry-content"><p>One sentence here.  </p><p>' + "long " * 30 + '</p>'
@@ -159,7 +159,7 @@ def test_compiled_element_arrays_give_the_features_of_the_numpy_ones_to_the_bit(
     vocab = Vocabulary.learn(tables, n_tags=8, n_attrs=12)
     fz = Featurizer(vocab, GROUPS)
     compiled = [fz.transform(t) for t in tables]
-    for name in ("_compiled_element_arrays", "_compiled_column_counts", "_compiled_block_columns"):
+    for name in ("_compiled_page_arrays", "_compiled_column_counts"):
         monkeypatch.setattr(features, name, None)
     for t, X in zip(tables, compiled):
         assert fz.transform(t).tobytes() == X.tobytes()
