@@ -661,13 +661,11 @@ _DIALOG_WORDS = re.compile(r"modal|dialog|popup|overlay|cookie|consent|gdpr|ligh
 
 def _text_stats(blocks: Sequence[Block], title: str) -> np.ndarray:
     """Per block: length, punctuation, stop words, digits, capitals, duplicates, likeness to <title>."""
-    texts = [b.text for b in blocks]
-    counts = Counter(texts)
     title_words = set(_words(title))
     title_sig = " ".join(title.lower().split())
     if _compiled_text_stats is not None and walker_in_use() == "compiled":
-        return _compiled_text_stats(texts, [b.weight for b in blocks], list(map(counts.__getitem__, texts)),
-                                    MAX_TEXT, STOP_WORDS, _LONGEST_STOP_WORD, title_words, title_sig)
+        return _compiled_text_stats(blocks, MAX_TEXT, STOP_WORDS, _LONGEST_STOP_WORD, title_words, title_sig)
+    counts = Counter(b.text for b in blocks)
     rows = []
     for b in blocks:
         text = b.text[:MAX_TEXT]

@@ -109,9 +109,11 @@ def test_compiled_text_statistics_equal_the_python_ones_to_the_bit():
     # letters whose lower case grows ("İ"), CJK, full-width punctuation
     pool = list("aZ _-19 20 07.,;:!?|»·©\"'”’)…，。；：！？、\u00a0\u2003\u3000\n\tİßΣ١٢٣٤߀२०१९字カ한\uf900") + [
         "Copyright", "the ", "The ", "would ", "2019", "1999a", "_2020", "x1987", "ABOUT "]
+    ascii_pool = [c for c in pool if c.isascii()] + ["\x0b", "\x1c", "\r", "copyrighT", "19", "20", "_"]
     rng = random.Random(7)
-    for _ in range(300):
-        texts = ["".join(rng.choice(pool) for _ in range(rng.randint(1, 60))) for _ in range(rng.randint(1, 8))]
+    for k in range(600):
+        chars = pool if k % 2 else ascii_pool  # an ASCII text is read byte by byte, the others by code point
+        texts = ["".join(rng.choice(chars) for _ in range(rng.randint(0, 60))) for _ in range(rng.randint(1, 8))]
         texts.append("x" * 1200 + "2019.")  # past MAX_TEXT
         texts.append(texts[0])  # a repeat
         blocks = [Block((), t, rng.randint(1, 500), 0) for t in texts]
