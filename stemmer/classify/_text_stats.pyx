@@ -11,7 +11,7 @@ numbers to the last bit.  Each has its Python twin, which STEMMER_WALKER=python 
 """
 from cpython.unicode cimport Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, Py_UNICODE_ISUPPER
 from libc.math cimport INFINITY, log, log1p
-from libc.stdlib cimport calloc, free, malloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memset, strstr
 
 cdef extern from "Python.h":
@@ -751,3 +751,60 @@ def page_arrays(tuple blocks, list links, list images, list ancestors, list pare
     page_sums_a = np.array([page[c] for c in range(6)])
     return (per_block_a[:, 0].copy(), per_block_a[:, 1].copy(), ends_a, good_a, per_block_a, depth_a, chain_a,
             rows_a, inner_a, sums_a, page_sums_a, main, levels_a, in_main_a, block_parent_a)
+
+
+def vocab_counts(list elements, columns_of, const long long[::1] chain, const long long[::1] rows,
+                 const long long[::1] inner, Py_ssize_t n_blocks, Py_ssize_t k):
+    """Per block, how many of its enclosing elements have each of `k` columns, and which its innermost has:
+    two float32 arrays (blocks, k), as `stemmer.classify.features._Stats.per_block` gives them.
+
+    `columns_of(element)` gives an element's columns (a tuple of ints below `k`), asked once a page
+    for each element that holds a block; `chain`, `rows`, `inner` as `page_arrays` gives them.
+    """
+    cdef Py_ssize_t n_el = len(elements), j, r, e, i, c, used = 0, size = 64
+    cdef tuple cols
+    counts_a = np.zeros((n_blocks, k), dtype=np.float32)
+    own_a = np.zeros((n_blocks, k), dtype=np.float32)
+    cdef float[:, ::1] counts = counts_a, own = own_a
+    # per element, where its columns start in `flat` (-1: not asked yet) and how many
+    cdef Py_ssize_t* start = <Py_ssize_t*>malloc((n_el + 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* count = <Py_ssize_t*>malloc((n_el + 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* flat = <Py_ssize_t*>malloc(size * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* grown
+    try:
+        if start is NULL or count is NULL or flat is NULL:
+            raise MemoryError()
+        for e in range(n_el):
+            start[e] = -1
+        for j in range(chain.shape[0]):
+            e = chain[j]
+            if e < 0 or e >= n_el:
+                raise IndexError(f"element {e} of a block is not one of the page's {n_el}")
+            if start[e] < 0:
+                cols = <tuple>columns_of(elements[e])
+                if used + len(cols) > size:
+                    size = 2 * (used + len(cols))
+                    grown = <Py_ssize_t*>realloc(flat, size * sizeof(Py_ssize_t))
+                    if grown is NULL:
+                        raise MemoryError()
+                    flat = grown
+                for i in range(len(cols)):
+                    c = <Py_ssize_t>(<object>cols[i])
+                    if c < 0 or c >= k:
+                        raise IndexError(f"column {c} is not one of {k}")
+                    flat[used + i] = c
+                start[e], count[e] = used, len(cols)
+                used += len(cols)
+            r = rows[j]
+            for i in range(start[e], start[e] + count[e]):
+                counts[r, flat[i]] += 1
+        for r in range(n_blocks):
+            e = inner[r]
+            if e < n_el:
+                for i in range(start[e], start[e] + count[e]):
+                    own[r, flat[i]] = 1
+    finally:
+        free(start)
+        free(count)
+        free(flat)
+    return counts_a, own_a

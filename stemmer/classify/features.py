@@ -31,15 +31,15 @@ from stemmer.blocks.segment import walker_in_use
 # Compiled where the install built them, else the Python twins below (STEMMER_WALKER=python also means these).
 try:
     from stemmer.blocks._walker import TableRecorder as _CompiledRecorder
-    from stemmer.blocks._walker import column_counts as _compiled_column_counts
 except ImportError:
-    _CompiledRecorder = _compiled_column_counts = None
+    _CompiledRecorder = None
 try:
     from stemmer.classify._text_stats import Describer as _CompiledDescriber
     from stemmer.classify._text_stats import page_arrays as _compiled_page_arrays
     from stemmer.classify._text_stats import text_stats as _compiled_text_stats
+    from stemmer.classify._text_stats import vocab_counts as _compiled_vocab_counts
 except ImportError:
-    _CompiledDescriber = _compiled_page_arrays = _compiled_text_stats = None
+    _CompiledDescriber = _compiled_page_arrays = _compiled_text_stats = _compiled_vocab_counts = None
 
 GROUPS = ("pos", "tags", "attrs", "marks", "roles", "ratios", "text", "neigh", "embed")
 # The groups a model uses unless told otherwise: no embedding, no `marks` (measured, not
@@ -327,9 +327,16 @@ class Featurizer:
         self.embedder = embedder
         self._tag_index = {t: i for i, t in enumerate(vocab.tags)}
         self._attr_index = {w: len(vocab.tags) + i for i, w in enumerate(vocab.attrs)}
-        # an element's (tag, class and id words) -> its columns: its tag's, then its words' after the tags'
-        self._element_columns: dict[tuple[str, tuple[str, ...]], tuple[int, ...]] = {}
+        # an element's columns, remembered: a site repeats its few elements on every page
+        self._columns_of = functools.lru_cache(maxsize=100_000)(self._element_columns)
         self.names = feature_names(vocab, self.groups, embedder.dim if embedder is not None else 0)
+
+    def __getstate__(self) -> dict:  # the memo is a function of self: made again, not sent (scale's workers)
+        return {k: v for k, v in self.__dict__.items() if k != "_columns_of"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._columns_of = functools.lru_cache(maxsize=100_000)(self._element_columns)
 
     @property
     def n_features(self) -> int:
@@ -390,26 +397,20 @@ class Featurizer:
         """`_Stats.per_block` of the tag columns and then the class-word columns, once per page."""
         if stats.vocab_columns is None:
             k = len(self.vocab.tags) + len(self.vocab.attrs)
-            known = self._element_columns
-            if len(known) > 100_000:
-                known.clear()
             if stats.compiled:
-                stats.vocab_columns = _compiled_column_counts(table.elements, known, self._columns_of, stats.chain,
-                                                              stats.rows, stats.inner, stats.n, k)
+                stats.vocab_columns = _compiled_vocab_counts(table.elements, self._columns_of, stats.chain,
+                                                             stats.rows, stats.inner, stats.n, k)
             else:
-                columns = [c if (c := known.get(element)) is not None else self._columns_of(element)
-                           for element in table.elements]
-                stats.vocab_columns = stats.per_block(columns, k)
+                stats.vocab_columns = stats.per_block(list(map(self._columns_of, table.elements)), k)
         return stats.vocab_columns
 
-    def _columns_of(self, element: tuple[str, tuple[str, ...]]) -> tuple[int, ...]:
-        """An element's columns (its tag's, then its words' after the tags'), learned in `_element_columns`."""
+    def _element_columns(self, element: tuple[str, tuple[str, ...]]) -> tuple[int, ...]:
+        """An element's columns: its tag's, then its class and id words' (after the tags')."""
         tag, words = element
         tag_column = self._tag_index.get(tag)
         word_columns = set(map(self._attr_index.get, words))
         word_columns.discard(None)
-        c = self._element_columns[element] = ((tag_column,) if tag_column is not None else ()) + tuple(word_columns)
-        return c
+        return ((tag_column,) if tag_column is not None else ()) + tuple(word_columns)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -433,8 +434,7 @@ class _Stats:
 
     def __init__(self, table: PageTable) -> None:
         self.vocab_columns = None  # `Featurizer._per_block`'s, shared by the tag and class-word groups
-        self.compiled = (_compiled_page_arrays is not None and _compiled_column_counts is not None
-                         and walker_in_use() == "compiled")
+        self.compiled = _compiled_page_arrays is not None and walker_in_use() == "compiled"
         self.blocks = blocks = table.blocks
         self.n = len(blocks)
         self.table_parent = table.parent
@@ -530,7 +530,7 @@ class _Stats:
     def per_block(self, columns: list[tuple[int, ...]], k: int) -> tuple[np.ndarray, np.ndarray]:
         """From each element's columns (of `k`): per block, how many of its enclosing elements
         have each column, and which its innermost one has (float32 rows of 0s and 1s).
-        The Python twin of `stemmer.blocks._walker.column_counts`."""
+        The Python twin of `stemmer.classify._text_stats.vocab_counts`."""
         starts = np.zeros(self.n_elements + 2, dtype=np.int64)  # the last element: none
         np.cumsum(np.fromiter(map(len, columns), dtype=np.int64, count=self.n_elements), out=starts[1:-1])
         starts[-1] = starts[-2]

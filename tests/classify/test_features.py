@@ -161,7 +161,17 @@ def test_compiled_page_arrays_give_the_features_of_the_numpy_ones_to_the_bit(lab
     vocab = Vocabulary.learn(tables, n_tags=8, n_attrs=12)
     fz = Featurizer(vocab, GROUPS)
     compiled = [fz.transform(t) for t in tables]
-    for name in ("_compiled_page_arrays", "_compiled_column_counts"):
+    for name in ("_compiled_page_arrays", "_compiled_vocab_counts"):
         monkeypatch.setattr(features, name, None)
     for t, X in zip(tables, compiled):
         assert fz.transform(t).tobytes() == X.tobytes()
+
+
+def test_a_featurizer_sent_to_another_process_gives_the_same_features(labelled):
+    import pickle
+
+    tables, _, _ = labelled
+    fz = Featurizer(Vocabulary.learn(tables, n_tags=8, n_attrs=12), GROUPS)
+    before = [fz.transform(t) for t in tables]
+    copy = pickle.loads(pickle.dumps(fz))
+    assert all(copy.transform(t).tobytes() == X.tobytes() for t, X in zip(tables, before))
