@@ -808,3 +808,48 @@ def vocab_counts(list elements, columns_of, const long long[::1] chain, const lo
         free(count)
         free(flat)
     return counts_a, own_a
+
+
+def ratio_columns(const double[:, ::1] per_block, const double[:, ::1] sums, const double[::1] page,
+                  const long long[:, ::1] levels, const double[::1] in_main, long long main,
+                  const double[::1] log1p_of):
+    """`stemmer.classify.features._Stats.ratios`, row by row (`log1p_of[c]`: numpy's log1p of c)."""
+    cdef Py_ssize_t n = per_block.shape[0], n_levels = levels.shape[1], r, lv, c
+    cdef long long e
+    cdef const double* s
+    out_a = np.empty((n, 8 * (n_levels + 1)))
+    cdef double[:, ::1] out = out_a
+    for r in range(n):
+        for lv in range(n_levels + 1):
+            e = levels[r, lv - 1] if lv > 0 else -1
+            s = &per_block[r, 0] if lv == 0 else (&sums[e, 0] if e >= 0 else &page[0])
+            c = 8 * lv
+            out[r, c] = s[0] / (page[0] + 1)
+            out[r, c + 1] = s[1] / (page[1] + 1)
+            out[r, c + 2] = s[2] / (page[2] + 1)
+            out[r, c + 3] = s[3] / (page[3] + 1)
+            out[r, c + 4] = s[1] / (s[0] + 1)
+            out[r, c + 5] = log1p_of[<Py_ssize_t>s[4]]
+            out[r, c + 6] = s[5] / (page[5] + 1)
+            out[r, c + 7] = in_main[r] if lv == 0 else (1.0 if e == main and main >= 0 else 0.0)
+    return out_a
+
+
+def neighbour_columns(const double[::1] log_weight, const double[::1] weight, const double[::1] anchor,
+                      const double[::1] ends, const double[::1] good, const long long[::1] parent):
+    """`stemmer.classify.features._Stats.neighbours`, row by row (`log_weight`: numpy's log1p of `weight`)."""
+    cdef Py_ssize_t n = weight.shape[0], r, k, d, q
+    cdef int[4] offsets = [-2, -1, 1, 2]
+    out_a = np.zeros((n, 20))
+    cdef double[:, ::1] out = out_a
+    for r in range(n):
+        for k in range(4):
+            q = r + offsets[k]
+            if q < 0 or q >= n:
+                continue
+            out[r, 5 * k] = log_weight[q]
+            out[r, 5 * k + 1] = anchor[q] / (weight[q] + 1)
+            out[r, 5 * k + 2] = ends[q]
+            out[r, 5 * k + 3] = 1.0 if parent[r] == parent[q] else 0.0
+            out[r, 5 * k + 4] = good[q] / (weight[q] + 1)
+    return out_a

@@ -35,11 +35,14 @@ except ImportError:
     _CompiledRecorder = None
 try:
     from stemmer.classify._text_stats import Describer as _CompiledDescriber
+    from stemmer.classify._text_stats import neighbour_columns as _compiled_neighbour_columns
     from stemmer.classify._text_stats import page_arrays as _compiled_page_arrays
+    from stemmer.classify._text_stats import ratio_columns as _compiled_ratio_columns
     from stemmer.classify._text_stats import text_stats as _compiled_text_stats
     from stemmer.classify._text_stats import vocab_counts as _compiled_vocab_counts
 except ImportError:
-    _CompiledDescriber = _compiled_page_arrays = _compiled_text_stats = _compiled_vocab_counts = None
+    _CompiledDescriber = _compiled_neighbour_columns = _compiled_page_arrays = _compiled_ratio_columns = None
+    _compiled_text_stats = _compiled_vocab_counts = None
 
 GROUPS = ("pos", "tags", "attrs", "marks", "roles", "ratios", "text", "neigh", "embed")
 # The groups a model uses unless told otherwise: no embedding, no `marks` (measured, not
@@ -553,6 +556,9 @@ class _Stats:
         """Per level (the block, then its `levels`): R1-R5, log blocks, good share, and whether it is
         the main container (for the block: whether it lies in it); all levels' rows at once."""
         n, p, main = self.n, self.page_sums, self.main
+        if self.compiled:
+            return _compiled_ratio_columns(self.per_block_sums, self.sums, p, self.levels, self.in_main, main,
+                                           np.log1p(np.arange(n + 1.0)))
         idx = self.levels.T  # (LEVELS, blocks)
         s = np.empty((LEVELS + 1, n, 6))
         s[0] = self.per_block_sums
@@ -615,7 +621,11 @@ class _Stats:
         return _text_stats(self.blocks, title)
 
     def neighbours(self) -> np.ndarray:
+        """Per block, of the two blocks on each side: log letters, R5, sentence end, same parent, good share."""
         n = self.n
+        if self.compiled:
+            return _compiled_neighbour_columns(np.log1p(self.weight), self.weight, self.anchor, self.ends, self.good,
+                                               self.parent)
         base = np.column_stack([np.log1p(self.weight), self.anchor / (self.weight + 1), self.ends,
                                 np.zeros(n), self.good / (self.weight + 1)])
         out = np.zeros((n, 4, base.shape[1]))
