@@ -464,13 +464,12 @@ class _Stats:
                 for w, a, e in zip(weights, anchors, ends)]
         self.weight, self.anchor, self.ends, self.good = (
             np.array(v, dtype=np.float64) for v in (weights, anchors, ends, good))
-        self.links = np.array(table.links, dtype=np.float64)
-        self.images = np.array(table.images, dtype=np.float64)
+        links, images = np.array(table.links, dtype=np.float64), np.array(table.images, dtype=np.float64)
         self.total_weight = float(self.weight.sum())
         # Each block's enclosing elements in flat arrays (`_element_arrays`), and per element
         # the sums over the blocks in it (whole numbers: any order adds them exactly).
         self.per_block_sums = per_block = np.column_stack(
-            [self.weight, self.anchor, self.links, self.images, np.ones(n), self.good])
+            [self.weight, self.anchor, links, images, np.ones(n), self.good])
         self.depth, self.chain, self.rows, self.inner, sums = _element_arrays(table.ancestors, n_el, per_block)
         lens, has = self.depth, self.depth > 0
         self.sums = sums
@@ -643,7 +642,7 @@ def _element_arrays(ancestors: list[tuple[int, ...]], n_el: int, per_block: np.n
 
     Returns (depth, chain, rows, inner, sums): block `rows[j]` lies in element `chain[j]`,
     outermost first; a block's last one is its innermost (`inner`, n_el where it has none).
-    The Python twin of `stemmer.blocks._walker.element_arrays`.
+    Part of the Python twin of `stemmer.classify._text_stats.page_arrays`.
     """
     n = len(ancestors)
     lens = np.fromiter(map(len, ancestors), dtype=np.int64, count=n)
