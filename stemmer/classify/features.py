@@ -31,16 +31,18 @@ from stemmer.blocks.segment import walker_in_use
 # Compiled where the install built them, else the Python twins below (STEMMER_WALKER=python also means these).
 try:
     from stemmer.blocks._walker import TableRecorder as _CompiledRecorder
-    from stemmer.blocks._walker import block_columns as _compiled_block_columns
-    from stemmer.blocks._walker import column_counts as _compiled_column_counts
-    from stemmer.blocks._walker import element_arrays as _compiled_element_arrays
 except ImportError:
-    _CompiledRecorder = _compiled_block_columns = _compiled_column_counts = _compiled_element_arrays = None
+    _CompiledRecorder = None
 try:
     from stemmer.classify._text_stats import Describer as _CompiledDescriber
+    from stemmer.classify._text_stats import neighbour_columns as _compiled_neighbour_columns
+    from stemmer.classify._text_stats import page_arrays as _compiled_page_arrays
+    from stemmer.classify._text_stats import ratio_columns as _compiled_ratio_columns
     from stemmer.classify._text_stats import text_stats as _compiled_text_stats
+    from stemmer.classify._text_stats import vocab_counts as _compiled_vocab_counts
 except ImportError:
-    _CompiledDescriber = _compiled_text_stats = None
+    _CompiledDescriber = _compiled_neighbour_columns = _compiled_page_arrays = _compiled_ratio_columns = None
+    _compiled_text_stats = _compiled_vocab_counts = None
 
 GROUPS = ("pos", "tags", "attrs", "marks", "roles", "ratios", "text", "neigh", "embed")
 # The groups a model uses unless told otherwise: no embedding, no `marks` (measured, not
@@ -328,9 +330,16 @@ class Featurizer:
         self.embedder = embedder
         self._tag_index = {t: i for i, t in enumerate(vocab.tags)}
         self._attr_index = {w: len(vocab.tags) + i for i, w in enumerate(vocab.attrs)}
-        # an element's (tag, class and id words) -> its columns: its tag's, then its words' after the tags'
-        self._element_columns: dict[tuple[str, tuple[str, ...]], tuple[int, ...]] = {}
+        # an element's columns, remembered: a site repeats its few elements on every page
+        self._columns_of = functools.lru_cache(maxsize=100_000)(self._element_columns)
         self.names = feature_names(vocab, self.groups, embedder.dim if embedder is not None else 0)
+
+    def __getstate__(self) -> dict:  # the memo is a function of self: made again, not sent (scale's workers)
+        return {k: v for k, v in self.__dict__.items() if k != "_columns_of"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._columns_of = functools.lru_cache(maxsize=100_000)(self._element_columns)
 
     @property
     def n_features(self) -> int:
@@ -391,26 +400,20 @@ class Featurizer:
         """`_Stats.per_block` of the tag columns and then the class-word columns, once per page."""
         if stats.vocab_columns is None:
             k = len(self.vocab.tags) + len(self.vocab.attrs)
-            known = self._element_columns
-            if len(known) > 100_000:
-                known.clear()
             if stats.compiled:
-                stats.vocab_columns = _compiled_column_counts(table.elements, known, self._columns_of, stats.chain,
-                                                              stats.rows, stats.inner, stats.n, k)
+                stats.vocab_columns = _compiled_vocab_counts(table.elements, self._columns_of, stats.chain,
+                                                             stats.rows, stats.inner, stats.n, k)
             else:
-                columns = [c if (c := known.get(element)) is not None else self._columns_of(element)
-                           for element in table.elements]
-                stats.vocab_columns = stats.per_block(columns, k)
+                stats.vocab_columns = stats.per_block(list(map(self._columns_of, table.elements)), k)
         return stats.vocab_columns
 
-    def _columns_of(self, element: tuple[str, tuple[str, ...]]) -> tuple[int, ...]:
-        """An element's columns (its tag's, then its words' after the tags'), learned in `_element_columns`."""
+    def _element_columns(self, element: tuple[str, tuple[str, ...]]) -> tuple[int, ...]:
+        """An element's columns: its tag's, then its class and id words' (after the tags')."""
         tag, words = element
         tag_column = self._tag_index.get(tag)
         word_columns = set(map(self._attr_index.get, words))
         word_columns.discard(None)
-        c = self._element_columns[element] = ((tag_column,) if tag_column is not None else ()) + tuple(word_columns)
-        return c
+        return ((tag_column,) if tag_column is not None else ()) + tuple(word_columns)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -434,36 +437,44 @@ class _Stats:
 
     def __init__(self, table: PageTable) -> None:
         self.vocab_columns = None  # `Featurizer._per_block`'s, shared by the tag and class-word groups
-        self.compiled = _compiled_element_arrays is not None and walker_in_use() == "compiled"
+        self.compiled = _compiled_page_arrays is not None and walker_in_use() == "compiled"
         self.blocks = blocks = table.blocks
-        self.n = n = len(blocks)
+        self.n = len(blocks)
+        self.table_parent = table.parent
+        n_el = len(table.elements)
+        self.n_elements = n_el
+        if self.compiled:
+            (self.weight, self.anchor, self.ends, self.good, self.per_block_sums, self.depth, self.chain, self.rows,
+             self.inner, self.sums, self.page_sums, self.main, self.levels, self.in_main, self.parent) = (
+                _compiled_page_arrays(blocks, table.links, table.images, table.ancestors, table.parent, _END_MARKS,
+                                      PROSE_LETTERS, MAIN_KEEP, LEVELS))
+            self.total_weight = float(self.page_sums[0])
+        else:
+            self._numpy_arrays(table)
+
+    def _numpy_arrays(self, table: PageTable) -> None:
+        """The per-block and per-element arrays of the page.
+        The Python twin of `stemmer.classify._text_stats.page_arrays`."""
+        blocks, n, n_el = self.blocks, self.n, self.n_elements
         # "Good" text: prose-like blocks (few links, a sentence end or long), the
         # mass a readability-style main-container search looks for.
-        if self.compiled:
-            self.weight, self.anchor, self.ends, self.good = _compiled_block_columns(
-                blocks, _END_MARKS, PROSE_LETTERS)
-        else:
-            weights, anchors = [b.weight for b in blocks], [b.anchor_weight for b in blocks]
-            ends = [b.text.rstrip().endswith(_END_PUNCT) for b in blocks]
-            good = [w if (a * 3 <= w and (e or w >= PROSE_LETTERS)) else 0.0
-                    for w, a, e in zip(weights, anchors, ends)]
-            self.weight, self.anchor, self.ends, self.good = (
-                np.array(v, dtype=np.float64) for v in (weights, anchors, ends, good))
-        self.links = np.array(table.links, dtype=np.float64)
-        self.images = np.array(table.images, dtype=np.float64)
+        weights, anchors = [b.weight for b in blocks], [b.anchor_weight for b in blocks]
+        ends = [b.text.rstrip().endswith(_END_PUNCT) for b in blocks]
+        good = [w if (a * 3 <= w and (e or w >= PROSE_LETTERS)) else 0.0
+                for w, a, e in zip(weights, anchors, ends)]
+        self.weight, self.anchor, self.ends, self.good = (
+            np.array(v, dtype=np.float64) for v in (weights, anchors, ends, good))
+        links, images = np.array(table.links, dtype=np.float64), np.array(table.images, dtype=np.float64)
         self.total_weight = float(self.weight.sum())
         # Each block's enclosing elements in flat arrays (`_element_arrays`), and per element
         # the sums over the blocks in it (whole numbers: any order adds them exactly).
-        n_el = len(table.elements)
-        self.n_elements = n_el
         self.per_block_sums = per_block = np.column_stack(
-            [self.weight, self.anchor, self.links, self.images, np.ones(n), self.good])
-        arrays = _compiled_element_arrays if self.compiled else _element_arrays
-        self.depth, self.chain, self.rows, self.inner, sums = arrays(table.ancestors, n_el, per_block)
+            [self.weight, self.anchor, links, images, np.ones(n), self.good])
+        self.depth, self.chain, self.rows, self.inner, sums = _element_arrays(table.ancestors, n_el, per_block)
         lens, has = self.depth, self.depth > 0
         self.sums = sums
         self.page_sums = per_block.sum(axis=0)
-        self._parent = parent = np.array(table.parent, dtype=np.int64).reshape(n_el)
+        parent = self._parent
         # The main container: from the root down, follow the element holding the
         # most good text while it keeps at least MAIN_KEEP of the page's good text.
         main = -1
@@ -502,6 +513,11 @@ class _Stats:
         self.parent = np.where(has, self.inner, -1)
 
     @functools.cached_property
+    def _parent(self) -> np.ndarray:
+        """Per element, its parent's id (-1 for the root)."""
+        return np.array(self.table_parent, dtype=np.int64).reshape(self.n_elements)
+
+    @functools.cached_property
     def _levels(self) -> list[np.ndarray]:
         """The elements at each depth below the root, for sums over the element tree level by level."""
         depths = [0] * self.n_elements
@@ -516,7 +532,7 @@ class _Stats:
     def per_block(self, columns: list[tuple[int, ...]], k: int) -> tuple[np.ndarray, np.ndarray]:
         """From each element's columns (of `k`): per block, how many of its enclosing elements
         have each column, and which its innermost one has (float32 rows of 0s and 1s).
-        The Python twin of `stemmer.blocks._walker.column_counts`."""
+        The Python twin of `stemmer.classify._text_stats.vocab_counts`."""
         starts = np.zeros(self.n_elements + 2, dtype=np.int64)  # the last element: none
         np.cumsum(np.fromiter(map(len, columns), dtype=np.int64, count=self.n_elements), out=starts[1:-1])
         starts[-1] = starts[-2]
@@ -539,6 +555,9 @@ class _Stats:
         """Per level (the block, then its `levels`): R1-R5, log blocks, good share, and whether it is
         the main container (for the block: whether it lies in it); all levels' rows at once."""
         n, p, main = self.n, self.page_sums, self.main
+        if self.compiled:
+            return _compiled_ratio_columns(self.per_block_sums, self.sums, p, self.levels, self.in_main, main,
+                                           np.log1p(np.arange(n + 1.0)))
         idx = self.levels.T  # (LEVELS, blocks)
         s = np.empty((LEVELS + 1, n, 6))
         s[0] = self.per_block_sums
@@ -601,7 +620,11 @@ class _Stats:
         return _text_stats(self.blocks, title)
 
     def neighbours(self) -> np.ndarray:
+        """Per block, of the two blocks on each side: log letters, R5, sentence end, same parent, good share."""
         n = self.n
+        if self.compiled:
+            return _compiled_neighbour_columns(np.log1p(self.weight), self.weight, self.anchor, self.ends, self.good,
+                                               self.parent)
         base = np.column_stack([np.log1p(self.weight), self.anchor / (self.weight + 1), self.ends,
                                 np.zeros(n), self.good / (self.weight + 1)])
         out = np.zeros((n, 4, base.shape[1]))
@@ -619,7 +642,7 @@ def _element_arrays(ancestors: list[tuple[int, ...]], n_el: int, per_block: np.n
 
     Returns (depth, chain, rows, inner, sums): block `rows[j]` lies in element `chain[j]`,
     outermost first; a block's last one is its innermost (`inner`, n_el where it has none).
-    The Python twin of `stemmer.blocks._walker.element_arrays`.
+    Part of the Python twin of `stemmer.classify._text_stats.page_arrays`.
     """
     n = len(ancestors)
     lens = np.fromiter(map(len, ancestors), dtype=np.int64, count=n)
@@ -647,13 +670,11 @@ _DIALOG_WORDS = re.compile(r"modal|dialog|popup|overlay|cookie|consent|gdpr|ligh
 
 def _text_stats(blocks: Sequence[Block], title: str) -> np.ndarray:
     """Per block: length, punctuation, stop words, digits, capitals, duplicates, likeness to <title>."""
-    texts = [b.text for b in blocks]
-    counts = Counter(texts)
     title_words = set(_words(title))
     title_sig = " ".join(title.lower().split())
     if _compiled_text_stats is not None and walker_in_use() == "compiled":
-        return _compiled_text_stats(texts, [b.weight for b in blocks], list(map(counts.__getitem__, texts)),
-                                    MAX_TEXT, STOP_WORDS, _LONGEST_STOP_WORD, title_words, title_sig)
+        return _compiled_text_stats(blocks, MAX_TEXT, STOP_WORDS, _LONGEST_STOP_WORD, title_words, title_sig)
+    counts = Counter(b.text for b in blocks)
     rows = []
     for b in blocks:
         text = b.text[:MAX_TEXT]

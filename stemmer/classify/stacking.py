@@ -8,7 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from stemmer.blocks.segment import walker_in_use
 from stemmer.classify.features import PageTable
+
+try:
+    from stemmer.classify._text_stats import context_columns as _compiled_context_columns
+except ImportError:  # not built: the numpy below, to the same numbers
+    _compiled_context_columns = None
 
 CONTEXT = (-3, -2, -1, 1, 2, 3)  # neighbours whose first-stage probability the second stage sees
 N_CONTEXT = 1 + len(CONTEXT) + 2 * 3 + 3  # own, neighbours, 2 enclosing elements x 3, window/max/mean
@@ -20,6 +26,23 @@ def context_features(p: np.ndarray, table: PageTable) -> np.ndarray:
     if n == 0:
         return np.zeros((0, N_CONTEXT))
     out = np.empty((n, N_CONTEXT))  # the columns written in place, in the order below
+    k = 1 + len(CONTEXT) + 2 * 3
+    if _compiled_context_columns is not None and walker_in_use() == "compiled":
+        _compiled_context_columns(np.ascontiguousarray(p, dtype=np.float64), table.ancestors, len(table.elements),
+                                  np.log1p(np.arange(n + 1.0)), out)
+    else:
+        _context_columns(p, table, out)
+    padded = np.concatenate([np.full(5, p[0]), p, np.full(5, p[-1])])  # np.pad(p, 5, mode="edge")
+    out[:, k] = np.convolve(padded, np.ones(11) / 11, mode="valid")
+    out[:, k + 1] = p.max()
+    out[:, k + 2] = p.mean()
+    return out
+
+
+def _context_columns(p: np.ndarray, table: PageTable, out: np.ndarray) -> None:
+    """The columns of the neighbours and of the two nearest enclosing elements, written into `out`.
+    The Python twin of `stemmer.classify._text_stats.context_columns`."""
+    n = len(p)
     out[:, 0] = p
     for k, d in enumerate(CONTEXT, 1):
         out[:, k] = -1.0  # -1: no block there
@@ -41,8 +64,3 @@ def context_features(p: np.ndarray, table: PageTable) -> np.ndarray:
         out[:, k + 1] = top[group]
         out[:, k + 2] = np.log1p(count)
         k += 3
-    padded = np.concatenate([np.full(5, p[0]), p, np.full(5, p[-1])])  # np.pad(p, 5, mode="edge")
-    out[:, k] = np.convolve(padded, np.ones(11) / 11, mode="valid")
-    out[:, k + 1] = p.max()
-    out[:, k + 2] = p.mean()
-    return out

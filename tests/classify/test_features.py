@@ -109,9 +109,11 @@ def test_compiled_text_statistics_equal_the_python_ones_to_the_bit():
     # letters whose lower case grows ("İ"), CJK, full-width punctuation
     pool = list("aZ _-19 20 07.,;:!?|»·©\"'”’)…，。；：！？、\u00a0\u2003\u3000\n\tİßΣ١٢٣٤߀२०१९字カ한\uf900") + [
         "Copyright", "the ", "The ", "would ", "2019", "1999a", "_2020", "x1987", "ABOUT "]
+    ascii_pool = [c for c in pool if c.isascii()] + ["\x0b", "\x1c", "\r", "copyrighT", "19", "20", "_"]
     rng = random.Random(7)
-    for _ in range(300):
-        texts = ["".join(rng.choice(pool) for _ in range(rng.randint(1, 60))) for _ in range(rng.randint(1, 8))]
+    for k in range(600):
+        chars = pool if k % 2 else ascii_pool  # an ASCII text is read byte by byte, the others by code point
+        texts = ["".join(rng.choice(chars) for _ in range(rng.randint(0, 60))) for _ in range(rng.randint(1, 8))]
         texts.append("x" * 1200 + "2019.")  # past MAX_TEXT
         texts.append(texts[0])  # a repeat
         blocks = [Block((), t, rng.randint(1, 500), 0) for t in texts]
@@ -145,9 +147,9 @@ def test_compiled_element_description_equals_the_python_one():
         assert compiled("div", cls, ident) == features._describe("div", cls, ident), (cls, ident)
 
 
-def test_compiled_element_arrays_give_the_features_of_the_numpy_ones_to_the_bit(labelled, html, monkeypatch):
+def test_compiled_page_arrays_give_the_features_of_the_numpy_ones_to_the_bit(labelled, html, monkeypatch):
     from stemmer.classify import features
-    if features._compiled_element_arrays is None or features.walker_in_use() != "compiled":
+    if features._compiled_page_arrays is None or features.walker_in_use() != "compiled":
         pytest.skip("the compiled walker is not in use")
     tables, _, _ = labelled
     odd = [html('<div class="entry-content"><p>One sentence here.  </p><p>' + "long " * 30 + '</p>'
@@ -159,7 +161,17 @@ def test_compiled_element_arrays_give_the_features_of_the_numpy_ones_to_the_bit(
     vocab = Vocabulary.learn(tables, n_tags=8, n_attrs=12)
     fz = Featurizer(vocab, GROUPS)
     compiled = [fz.transform(t) for t in tables]
-    for name in ("_compiled_element_arrays", "_compiled_column_counts", "_compiled_block_columns"):
+    for name in ("_compiled_page_arrays", "_compiled_vocab_counts"):
         monkeypatch.setattr(features, name, None)
     for t, X in zip(tables, compiled):
         assert fz.transform(t).tobytes() == X.tobytes()
+
+
+def test_a_featurizer_sent_to_another_process_gives_the_same_features(labelled):
+    import pickle
+
+    tables, _, _ = labelled
+    fz = Featurizer(Vocabulary.learn(tables, n_tags=8, n_attrs=12), GROUPS)
+    before = [fz.transform(t) for t in tables]
+    copy = pickle.loads(pickle.dumps(fz))
+    assert all(copy.transform(t).tobytes() == X.tobytes() for t, X in zip(tables, before))

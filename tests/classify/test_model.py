@@ -174,3 +174,19 @@ def test_one_megabyte_block_is_classified(fitted, html):
     t = page_table(parse_html(html("<p>" + "word " * 200_000 + "</p><p>x</p>")))
     p = fitted.predict_proba(t)
     assert p.shape == (2,) and np.isfinite(p).all()
+
+
+def test_compiled_context_features_equal_the_numpy_ones_to_the_bit(labelled, html, monkeypatch):
+    from stemmer.classify import stacking
+    if stacking._compiled_context_columns is None or stacking.walker_in_use() != "compiled":
+        pytest.skip("the compiled text statistics are not built or not in use")
+    tables, _, _ = labelled
+    odd = [html("<div><p>one</p><div><p>two</p><p>three</p></div></div><p>four</p>"), "<p>a</p> tail", "x"]
+    tables = tables + [page_table(parse_html(page)) for page in odd]
+    rng = np.random.default_rng(5)
+    for t in tables:
+        for p in (rng.random(len(t.blocks)), np.full(len(t.blocks), 0.5), np.round(rng.random(len(t.blocks)), 1)):
+            compiled = stacking.context_features(p, t)
+            with monkeypatch.context() as m:
+                m.setattr(stacking, "_compiled_context_columns", None)
+                assert stacking.context_features(p, t).tobytes() == compiled.tobytes()
