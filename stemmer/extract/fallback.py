@@ -8,6 +8,7 @@ reads it, and nothing here imports torch unless the model's embedder needs it.
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import logging
 import re
@@ -113,7 +114,8 @@ def main_blocks(table, probs, threshold: float, *, regions: bool = True):
         weights = [b.weight for b in table.blocks]
         top = max(range(len(weights)), key=weights.__getitem__)
         chosen[top] = weights[top] >= DOMINANT_SHARE * sum(weights)
-    if table.comments:
+    # Neither rule applies where no chosen block is in a comment section (most pages): asked of those alone.
+    if table.comments and not all(table.comments.isdisjoint(table.ancestors[i]) for i in np.flatnonzero(chosen).tolist()):
         comment = np.array([not table.comments.isdisjoint(anc) for anc in table.ancestors], dtype=bool)
         if (chosen & comment).any() and (chosen & ~comment).any():
             if not is_thread(table, chosen, comment):
@@ -476,13 +478,14 @@ class Fallback:
         # rules are for a model that never saw the site (they cost the site models on
         # benchmarks/site_fallback.py, see docs/classifier.md).
         chosen = main_blocks(table, probs, clf.threshold, regions=clf is self._clf)
+        shown = np.flatnonzero(chosen).tolist()  # the main blocks and the title's, in page order
+        if title_at is not None and not chosen[title_at]:
+            bisect.insort(shown, title_at)
         out = []
-        probs, chosen = np.asarray(probs).tolist(), np.asarray(chosen).tolist()  # floats and bools, not numpy scalars
-        for i, (b, p, main) in enumerate(zip(table.blocks, probs, chosen)):
-            if main:
-                out.append(ExtractedBlock("main", -1, b.text, b.tag, "classifier", round(p, 4), kept[i]))
-            elif i == title_at:
-                out.append(ExtractedBlock("title", -1, b.text, b.tag, "classifier", round(p, 4), kept[i]))
+        for i in shown:
+            b = table.blocks[i]
+            out.append(ExtractedBlock("main" if i != title_at or chosen[i] else "title", -1, b.text, b.tag,
+                                      "classifier", round(float(probs[i]), 4), kept[i]))
         return title, tuple(out)
 
     def unknown_rule(self, table, layout, keymaker, *, noise=None, model=None):
