@@ -208,22 +208,22 @@ def drop_boilerplate_regions(table, probs, chosen):
     if not runs:
         return chosen
     blocks, ancestors, elements = table.blocks, table.ancestors, table.elements
-    probs = np.asarray(probs, dtype=float)
-    letters = [b.weight for b in blocks]
-    link_letters = [b.anchor_weight for b in blocks]
-    weights = np.array(letters, dtype=float)
-    text = weights - np.array(link_letters, dtype=float)
-    ends = [False] * len(blocks)  # read for the chosen blocks, the only ones looked at
-    for run in runs:
-        for i in run:
-            ends[i] = blocks[i].text.rstrip().endswith(SENTENCE_ENDS)
-    sentence = np.array(ends, dtype=float)
-    prose = (text + LINK_SHARE * (weights - text)) * probs * (UNFINISHED_SHARE + (1 - UNFINISHED_SHARE) * sentence)
+    # Per chosen block (the only ones looked at): its letters, its link letters, whether it ends as a sentence.
+    shown = [i for run in runs for i in run]
+    letters = {i: blocks[i].weight for i in shown}
+    link_letters = {i: blocks[i].anchor_weight for i in shown}
+    ends = {i: blocks[i].text.rstrip().endswith(SENTENCE_ENDS) for i in shown}
+    weights = np.array(list(letters.values()), dtype=float)
+    text = weights - np.array(list(link_letters.values()), dtype=float)
+    sentence = np.array(list(ends.values()), dtype=float)
+    p = np.asarray(probs, dtype=float)[shown]
+    prose = np.zeros(len(blocks))  # by block, 0 for those not chosen
+    prose[shown] = (text + LINK_SHARE * (weights - text)) * p * (UNFINISHED_SHARE + (1 - UNFINISHED_SHARE) * sentence)
     core, structure = article_run(table, runs, prose)
     container = run_container(table, runs[core])
     article_paths = {blocks[i].path for i in runs[core]}
     article_plain = {plain_path(p) for p in article_paths}
-    mass = (text * probs).tolist()
+    mass = dict(zip(shown, (text * p).tolist()))
     anchor = max(runs[core], key=mass.__getitem__)
     around_anchor = set(ancestors[anchor])
     # The `BOILERPLATE_WORDS` of the elements around chosen blocks, where they have some.
@@ -340,7 +340,7 @@ def in_sidebar(table, runs: list[list[int]]) -> list[bool]:
     return [False] * len(runs) if all(side) else side
 
 
-def article_words(table, run: list[int], container: int | None, mass: list[float],
+def article_words(table, run: list[int], container: int | None, mass: dict[int, float],
                   region_words: dict[int, frozenset[str]]) -> set[str]:
     """The `BOILERPLATE_WORDS` the article's own text carries: those of elements (`region_words`: per
     element around a block, its words where it has some) inside `container` around `OWN_WORD_SHARE`
