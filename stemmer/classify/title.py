@@ -256,15 +256,19 @@ def _in_blocks(table: PageTable, keys: set[str]) -> set[str]:
     element whose tag starts with "pre" is read as a ``<pre>`` here, to be safe.)
     """
     found: set[str] = set()
+    if not keys:
+        return found
     lengths = {len(k) for k in keys}
     for b in table.blocks:
         text = b.text
-        if text.isascii() and len(text) not in lengths and not (b.path and b.path[-1][:3] == "pre"):
+        if text.isascii() and not (b.path and b.path[-1][:3] == "pre"):
+            if len(text) not in lengths or (k := text.lower()) not in keys:
+                continue
+        elif (k := _key(text)) not in keys:
             continue
-        if (k := _key(text)) in keys:
-            found.add(k)
-            if len(found) == len(keys):
-                break
+        found.add(k)
+        if len(found) == len(keys):
+            break
     return found
 
 
