@@ -941,10 +941,11 @@ def statement_elements(root):
     """The elements that say what the page is (`stemmer.metadata.signals`), in one walk of the elements.
 
     Returns:
-        (the `<meta>`, `<script>` and `<time>` elements at or below `root`, the elements below
+        (the `<meta>`, `<script>`, `<time>` and `<h1>` elements at or below `root`, the elements below
         it with an ``itemprop``, the `<a>` below it with a ``rel``), each in document order:
-        what ``root.iter("meta", "script", "time")``, ``root.xpath("descendant::*[@itemprop]")``
-        and ``root.xpath("descendant::a[@rel]")`` find, without two XPath passes.
+        what ``root.iter("meta", "script", "time", "h1")``, ``root.xpath("descendant::*[@itemprop]")``
+        and ``root.xpath("descendant::a[@rel]")`` find, without two XPath passes (the `<h1>`s are
+        the headline's candidates, `stemmer.metadata.visible`).
     """
     cdef xmlNode* top = (<cetree._Element?>root)._c_node
     cdef cetree._Document doc = (<cetree._Element>root)._doc
@@ -955,7 +956,7 @@ def statement_elements(root):
     while node is not NULL:
         name = <const char*>node.name
         if node.ns is NULL and (strcmp(name, "meta") == 0 or strcmp(name, "script") == 0
-                                or strcmp(name, "time") == 0):
+                                or strcmp(name, "time") == 0 or strcmp(name, "h1") == 0):
             tagged.append(cetree.elementFactory(doc, node))
         if node is not top:
             if _attr(node, "itemprop") is not None:

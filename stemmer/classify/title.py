@@ -172,13 +172,16 @@ def rule_title(table: PageTable, sources: TitleSources) -> tuple[str | None, int
                     (None, None))
     best, best_score = None, -1.0
     first, second = refs[0], refs[1] if len(refs) > 1 else None
+    n_first, n_second = len(first), len(second or ())
+    words_of, titled = sources.words, sources.titled
     for i, tag, text in sources.headings:
-        if len(text) > MAX_TITLE or (tag not in ("h1", "h2", "h3") and i not in sources.titled):
+        if len(text) > MAX_TITLE or (tag not in ("h1", "h2", "h3") and i not in titled):
             continue
-        words = sources.words(text)
-        score = _dice(words, first)
-        if second is not None:
-            score = max(score, _dice(words, second))
+        score = 0.0  # `_dice` with each reference (both non-empty), inline: pages have hundreds of headings
+        if words := words_of(text):
+            score = 2 * len(words & first) / (len(words) + n_first)
+            if second is not None:
+                score = max(score, 2 * len(words & second) / (len(words) + n_second))
         score += H1_BONUS * (tag == "h1") - H3_MALUS * (tag == "h3")
         if score > best_score:
             best, best_score = i, score
@@ -253,15 +256,19 @@ def _in_blocks(table: PageTable, keys: set[str]) -> set[str]:
     element whose tag starts with "pre" is read as a ``<pre>`` here, to be safe.)
     """
     found: set[str] = set()
+    if not keys:
+        return found
     lengths = {len(k) for k in keys}
     for b in table.blocks:
         text = b.text
-        if text.isascii() and len(text) not in lengths and not (b.path and b.path[-1][:3] == "pre"):
+        if text.isascii() and not (b.path and b.path[-1][:3] == "pre"):
+            if len(text) not in lengths or (k := text.lower()) not in keys:
+                continue
+        elif (k := _key(text)) not in keys:
             continue
-        if (k := _key(text)) in keys:
-            found.add(k)
-            if len(found) == len(keys):
-                break
+        found.add(k)
+        if len(found) == len(keys):
+            break
     return found
 
 

@@ -8,6 +8,7 @@ reads it, and nothing here imports torch unless the model's embedder needs it.
 """
 from __future__ import annotations
 
+import bisect
 import functools
 import logging
 import re
@@ -113,7 +114,8 @@ def main_blocks(table, probs, threshold: float, *, regions: bool = True):
         weights = [b.weight for b in table.blocks]
         top = max(range(len(weights)), key=weights.__getitem__)
         chosen[top] = weights[top] >= DOMINANT_SHARE * sum(weights)
-    if table.comments:
+    # Neither rule applies where no chosen block is in a comment section (most pages): asked of those alone.
+    if table.comments and not all(table.comments.isdisjoint(table.ancestors[i]) for i in np.flatnonzero(chosen).tolist()):
         comment = np.array([not table.comments.isdisjoint(anc) for anc in table.ancestors], dtype=bool)
         if (chosen & comment).any() and (chosen & ~comment).any():
             if not is_thread(table, chosen, comment):
@@ -206,22 +208,22 @@ def drop_boilerplate_regions(table, probs, chosen):
     if not runs:
         return chosen
     blocks, ancestors, elements = table.blocks, table.ancestors, table.elements
-    probs = np.asarray(probs, dtype=float)
-    letters = [b.weight for b in blocks]
-    link_letters = [b.anchor_weight for b in blocks]
-    weights = np.array(letters, dtype=float)
-    text = weights - np.array(link_letters, dtype=float)
-    ends = [False] * len(blocks)  # read for the chosen blocks, the only ones looked at
-    for run in runs:
-        for i in run:
-            ends[i] = blocks[i].text.rstrip().endswith(SENTENCE_ENDS)
-    sentence = np.array(ends, dtype=float)
-    prose = (text + LINK_SHARE * (weights - text)) * probs * (UNFINISHED_SHARE + (1 - UNFINISHED_SHARE) * sentence)
+    # Per chosen block (the only ones looked at): its letters, its link letters, whether it ends as a sentence.
+    shown = [i for run in runs for i in run]
+    letters = {i: blocks[i].weight for i in shown}
+    link_letters = {i: blocks[i].anchor_weight for i in shown}
+    ends = {i: blocks[i].text.rstrip().endswith(SENTENCE_ENDS) for i in shown}
+    weights = np.array(list(letters.values()), dtype=float)
+    text = weights - np.array(list(link_letters.values()), dtype=float)
+    sentence = np.array(list(ends.values()), dtype=float)
+    p = np.asarray(probs, dtype=float)[shown]
+    prose = np.zeros(len(blocks))  # by block, 0 for those not chosen
+    prose[shown] = (text + LINK_SHARE * (weights - text)) * p * (UNFINISHED_SHARE + (1 - UNFINISHED_SHARE) * sentence)
     core, structure = article_run(table, runs, prose)
     container = run_container(table, runs[core])
     article_paths = {blocks[i].path for i in runs[core]}
     article_plain = {plain_path(p) for p in article_paths}
-    mass = (text * probs).tolist()
+    mass = dict(zip(shown, (text * p).tolist()))
     anchor = max(runs[core], key=mass.__getitem__)
     around_anchor = set(ancestors[anchor])
     # The `BOILERPLATE_WORDS` of the elements around chosen blocks, where they have some.
@@ -338,7 +340,7 @@ def in_sidebar(table, runs: list[list[int]]) -> list[bool]:
     return [False] * len(runs) if all(side) else side
 
 
-def article_words(table, run: list[int], container: int | None, mass: list[float],
+def article_words(table, run: list[int], container: int | None, mass: dict[int, float],
                   region_words: dict[int, frozenset[str]]) -> set[str]:
     """The `BOILERPLATE_WORDS` the article's own text carries: those of elements (`region_words`: per
     element around a block, its words where it has some) inside `container` around `OWN_WORD_SHARE`
@@ -476,13 +478,14 @@ class Fallback:
         # rules are for a model that never saw the site (they cost the site models on
         # benchmarks/site_fallback.py, see docs/classifier.md).
         chosen = main_blocks(table, probs, clf.threshold, regions=clf is self._clf)
+        shown = np.flatnonzero(chosen).tolist()  # the main blocks and the title's, in page order
+        if title_at is not None and not chosen[title_at]:
+            bisect.insort(shown, title_at)
         out = []
-        probs, chosen = np.asarray(probs).tolist(), np.asarray(chosen).tolist()  # floats and bools, not numpy scalars
-        for i, (b, p, main) in enumerate(zip(table.blocks, probs, chosen)):
-            if main:
-                out.append(ExtractedBlock("main", -1, b.text, b.tag, "classifier", round(p, 4), kept[i]))
-            elif i == title_at:
-                out.append(ExtractedBlock("title", -1, b.text, b.tag, "classifier", round(p, 4), kept[i]))
+        for i in shown:
+            b = table.blocks[i]
+            out.append(ExtractedBlock("main" if i != title_at or chosen[i] else "title", -1, b.text, b.tag,
+                                      "classifier", round(float(probs[i]), 4), kept[i]))
         return title, tuple(out)
 
     def unknown_rule(self, table, layout, keymaker, *, noise=None, model=None):

@@ -67,7 +67,7 @@ def page_metadata(root, url: str | None = None, title: str | None = None, *, lan
         lang = (root.get("lang") or "")[:2].lower() or None
     signals = signals or page_signals(root, url, lang=lang)
     shown = visible_metadata(root, title, lang=lang, reference=reference, find_date=find_date,
-                             find_author=find_author and not _stated_authors(signals))
+                             find_author=find_author and not _stated_authors(signals), h1s=signals.h1s)
     return PageMetadata(*(_date(signals, shown) if find_date else (None, None)),
                         *(_author(signals, shown) if find_author else (None, None)))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from stemmer.blocks.segment import walker_in_use
 from stemmer.metadata.authors import clean_author
@@ -88,6 +88,8 @@ class PageSignals:
             two, the one first in the page) ``og:title`` or ``twitter:title`` `<meta>` by its
             property or name, spaces collapsed, as the title step reads them
             (`stemmer.classify.title`); None, "" where the page has none.
+        h1s: the page's `<h1>` elements in document order, found in the same walk, for its
+            headline (`stemmer.metadata.visible.headline_element`); None where not read.
     """
 
     dates: tuple[Signal, ...] = ()
@@ -98,6 +100,7 @@ class PageSignals:
     og_title: str | None = None
     og_type: str = ""
     social_title: str | None = None
+    h1s: tuple | None = field(default=None, repr=False, compare=False)
 
     @property
     def date(self) -> Signal | None:
@@ -130,10 +133,11 @@ def page_signals(root, url: str | None = None, *, lang: str | None = None) -> Pa
     authors: list[Signal] = []
     titles: list[Signal] = []
     sites: list[Signal] = []
-    metas, scripts, times = [], [], []
+    metas, scripts, times, h1s = [], [], [], []
     tagged, props, rels = _statement_elements(root)
     for el in tagged:
-        (metas if el.tag == "meta" else scripts if el.tag == "script" else times).append(el)
+        tag = el.tag
+        (metas if tag == "meta" else scripts if tag == "script" else times if tag == "time" else h1s).append(el)
     _read_json_ld(scripts, dates, modified, authors, titles, sites, lang)
     social = _read_meta(metas, dates, modified, authors, titles, sites, lang)
     _read_microdata(props, dates, authors, lang)
@@ -141,15 +145,15 @@ def page_signals(root, url: str | None = None, *, lang: str | None = None) -> Pa
     dates.extend(_url_dates(url))
     _read_rel_author(rels, authors)
     return PageSignals(_unique(dates), _unique(modified), _unique(authors), _unique(titles), _unique(sites),
-                       social.get("og:title"), social.get("og:type", "").lower(), social.get("social"))
+                       social.get("og:title"), social.get("og:type", "").lower(), social.get("social"), tuple(h1s))
 
 
 def _statement_elements(root) -> tuple[list, list, list]:
-    """(`<meta>`, `<script>` and `<time>` elements, elements with an ``itemprop``, `<a>` with a ``rel``),
-    in page order: in one walk with the compiled walker (`stemmer.blocks._walker`), else by lxml."""
+    """(`<meta>`, `<script>`, `<time>` and `<h1>` elements, elements with an ``itemprop``, `<a>` with a
+    ``rel``), in page order: in one walk with the compiled walker (`stemmer.blocks._walker`), else by lxml."""
     if _compiled_statement_elements is not None and walker_in_use() == "compiled":
         return _compiled_statement_elements(root)
-    return (list(root.iter("meta", "script", "time")), root.xpath("descendant::*[@itemprop]"),
+    return (list(root.iter("meta", "script", "time", "h1")), root.xpath("descendant::*[@itemprop]"),
             root.xpath("descendant::a[@rel]"))
 
 

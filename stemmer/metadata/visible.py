@@ -53,15 +53,17 @@ class Visible:
     above: bool = False           # that date stands above the headline, not in the byline below it
 
 
-def headline_element(root, title: str | None):
+def headline_element(root, title: str | None, h1s: tuple | None = None):
     """The element of the page's headline: the `<h1>` that reads as `title`, else the first `<h1>`.
 
     A page without `<h1>` takes the other heading, or the element whose class names a
-    title, that reads as `title`; None without either.
+    title, that reads as `title`; None without either.  `h1s`: the page's `<h1>`s where
+    the caller has them (`PageSignals.h1s`); None: found here.
     """
     if root is None:
         return None
-    h1s = list(root.iter("h1"))
+    if h1s is None:
+        h1s = list(root.iter("h1"))
     if title and (len(h1s) != 1):
         wanted = " ".join(title.split()).casefold()
         for h in h1s or _title_like(root):
@@ -93,15 +95,17 @@ def _title_like(root):
 
 
 def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
-                     reference: date | None = None, find_date: bool = True, find_author: bool = True) -> Visible:
+                     reference: date | None = None, find_date: bool = True, find_author: bool = True,
+                     h1s: tuple | None = None) -> Visible:
     """The date and byline shown around the page's headline (`headline_element`); empty without one.
 
     `find_date` / `find_author` False: that one is not looked for (a caller that has it already),
     and its fields stay None; without `find_author`, `updated` is looked for only until a date is found.
+    `h1s`: the page's `<h1>`s where the caller has them (`PageSignals.h1s`).
     """
     if not (find_date or find_author):
         return Visible()
-    head = headline_element(root, title)
+    head = headline_element(root, title, h1s)
     if head is None:
         return Visible()
     pieces = _Around(head, BEFORE if find_date else BYLINE_BEFORE)

@@ -38,7 +38,7 @@ def assert_same_walk(root) -> None:
     if root is not None:  # and the elements that say what the page is (stemmer.metadata.signals)
         from stemmer.blocks._walker import statement_elements
 
-        assert statement_elements(root) == (list(root.iter("meta", "script", "time")),
+        assert statement_elements(root) == (list(root.iter("meta", "script", "time", "h1")),
                                             root.xpath("descendant::*[@itemprop]"), root.xpath("descendant::a[@rel]"))
 
 

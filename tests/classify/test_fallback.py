@@ -245,3 +245,23 @@ def test_classifier_extract_imports_no_torch():
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "[]"
+
+
+
+class Paragraphs:
+    """A classifier that finds main text the paragraphs that say so."""
+
+    threshold = 0.5
+
+    def predict_proba(self, table):
+        return np.array([0.9 if b.text.startswith("Paragraph") else 0.1 for b in table.blocks])
+
+
+def test_the_records_blocks_are_the_main_ones_and_the_titles_in_page_order():
+    html = ("<html><head><title>Storm hits coast</title></head><body><div><p>Paragraph one of the story.</p>"
+            "<h2>Storm hits coast</h2><p>Paragraph two of the story.</p></div><p>Menu</p></body></html>")
+    [ex] = extract([Page("s", None, "x.org", html)], None, fallback=Fallback(Paragraphs()))
+    assert ex.title == "Storm hits coast"
+    assert [(b.role, b.index, b.tag, b.confidence) for b in ex.blocks] == [
+        ("main", 0, "p", 0.9), ("title", 1, "h2", 0.1), ("main", 2, "p", 0.9)]
+    assert ex.text == "Paragraph one of the story.\nParagraph two of the story."

@@ -84,3 +84,16 @@ def test_the_title_step_s_meta_tags_first_in_the_page():
                                      'content="Article"><meta itemprop="og:title" content="not by property or name">'))
     assert (signals.social_title, signals.og_title, signals.og_type) == ("Short one", "Long one", "article")
     assert (page_signals(page()).social_title, page_signals(page()).og_type) == (None, "")
+
+
+def test_the_h1s_found_in_the_same_walk_give_the_headline_its_surroundings_read():
+    from stemmer.metadata import headline_element, page_metadata
+
+    root = page(body='<h1>Kicker</h1><div><h1>Storm hits coast</h1><p>By Jane Doe · March 5, 2024</p></div>'
+                     '<script><h1>not an element</h1></script>')
+    signals = page_signals(root)
+    assert signals.h1s == tuple(root.iter("h1")) and len(signals.h1s) == 2
+    assert headline_element(root, "Storm hits coast", signals.h1s) is signals.h1s[1]
+    shown = page_metadata(root, title="Storm hits coast", signals=signals)
+    assert (shown.date, shown.author) == ("2024-03-05", "Jane Doe")
+    assert page_metadata(root, title="Storm hits coast") == shown
