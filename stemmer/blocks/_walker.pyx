@@ -11,7 +11,7 @@ from cpython.unicode cimport (Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE, PyUnicode_
                               PyUnicode_DecodeUTF8, PyUnicode_FromKindAndData)
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memchr, memcmp, memcpy, strcmp, strlen, strstr
+from libc.string cimport memchr, memcmp, memcpy, strchr, strcmp, strlen, strstr
 
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
@@ -19,13 +19,64 @@ cimport lxml.includes.etreepublic as cetree
 
 cdef extern from "Python.h":
     const void* PyUnicode_DATA(object text)  # a str's characters (one byte each in an ASCII str)
+    ctypedef struct PyObject
+    ctypedef struct PyTypeObject
+    ctypedef struct PyMemberDef:
+        int type
+        Py_ssize_t offset
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef* d_member
+    object PyType_GenericAlloc(object cls, Py_ssize_t n)
+    void Py_INCREF(object o)
 
 from stemmer.blocks.block import (BLOCK_TAGS, CHOP_TAGS, CJK_WEIGHT, SKIP_TAGS, Block, block_text, encode, is_hidden,
-                                  is_permalink, is_screen_reader_only, may_be_permalink)
+                                  is_permalink, is_screen_reader_only)
+
+import dataclasses
+import types
 
 import numpy as np
 
 cetree.import_lxml__etree()
+
+# `Block(path, text, weight, anchor_weight)` runs the dataclass's __init__ in Python, a sixth of a
+# walk: `_new_block` writes the four slots of a new Block in C instead, where Block is the slots
+# dataclass it is written as (else it calls Block).
+cdef Py_ssize_t _BLOCK_SLOTS[4]
+cdef bint _BLOCK_IN_C = False
+
+
+def _block_slots() -> bool:
+    if ([f.name for f in dataclasses.fields(Block)] != ["path", "text", "weight", "anchor_weight"]
+            or hasattr(Block, "__post_init__") or Block.__new__ is not object.__new__):
+        return False
+    for i, name in enumerate(("path", "text", "weight", "anchor_weight")):
+        slot = Block.__dict__.get(name)
+        if type(slot) is not types.MemberDescriptorType or (<PyMemberDescrObject*>slot).d_member.type != 16:
+            return False  # 16: T_OBJECT_EX, a slot that holds an object
+        _BLOCK_SLOTS[i] = (<PyMemberDescrObject*>slot).d_member.offset
+    return True
+
+
+_BLOCK_IN_C = _block_slots()
+BLOCKS_IN_C = _BLOCK_IN_C  # for the tests: Block changed shape where this is False
+
+
+cdef inline void _set_slot(object obj, Py_ssize_t offset, object value):
+    Py_INCREF(value)
+    (<PyObject**>((<char*><PyObject*>obj) + offset))[0] = <PyObject*>value
+
+
+cdef object _new_block(tuple path, str text, object weight, object anchor_weight):
+    """`Block(path, text, weight, anchor_weight)`."""
+    if not _BLOCK_IN_C:
+        return Block(path, text, weight, anchor_weight)
+    block = PyType_GenericAlloc(Block, 0)  # zeroed: no slot holds a value to release
+    _set_slot(block, _BLOCK_SLOTS[0], path)
+    _set_slot(block, _BLOCK_SLOTS[1], text)
+    _set_slot(block, _BLOCK_SLOTS[2], weight)
+    _set_slot(block, _BLOCK_SLOTS[3], anchor_weight)
+    return block
 
 cdef enum Kind:
     INLINE = 0
@@ -630,11 +681,39 @@ cdef inline bint _may_be_screen_reader_only(const char* cls) noexcept nogil:
             or strstr(cls, "screen-reader-text") is not NULL)
 
 
+cdef inline bint _in_heading(tuple path):
+    """Whether the block at `path` is a heading (h1 to h6): `may_be_permalink`'s test of the path."""
+    cdef str last
+    if not path:
+        return False
+    last = <str>path[len(path) - 1]
+    return (len(last) >= 2 and last[0] == "h" and "1" <= last[1] <= "6"
+            and (len(last) == 2 or last[2] == "." or last[2] == "#"))
+
+
+cdef bint _may_hide(const_xmlChar* style) noexcept nogil:
+    """Whether `is_hidden` may read an inline style as hiding: it holds "none" or "hidden" in any case, or a
+    character not ASCII (`_hides` reads ASCII styles lower-cased, and needs one of those words)."""
+    cdef const unsigned char* c = <const unsigned char*>style
+    cdef unsigned char low
+    while c[0] != 0:
+        if c[0] >= 128:
+            return True
+        low = c[0] | 32
+        if low == c"n" and (c[1] | 32) == c"o" and (c[2] | 32) == c"n" and (c[3] | 32) == c"e":
+            return True
+        if (low == c"h" and (c[1] | 32) == c"i" and (c[2] | 32) == c"d" and (c[3] | 32) == c"d"
+                and (c[4] | 32) == c"e" and (c[5] | 32) == c"n"):
+            return True
+        c += 1
+    return False
+
+
 cdef class _Walk:
     """The state of one walk: the blocks cut so far and the block being read (UTF-8 bytes, as libxml2 holds it)."""
 
     cdef list blocks, links, paths
-    cdef Buf buf, anchor, scratch, key
+    cdef Buf buf, anchor, scratch, key, kinds  # kinds: the `_kind` of each element entered and not left, a byte each
     cdef object recorder
     cdef TableRecorder table  # the recorder, when it is one (called in C)
     cdef bint with_links, skip_hidden
@@ -655,6 +734,7 @@ cdef class _Walk:
         free(self.anchor.data)
         free(self.scratch.data)
         free(self.key.data)
+        free(self.kinds.data)
 
     cdef int flush(self, tuple path) except -1:
         """Close the block being read: its text runs since the last block boundary."""
@@ -679,7 +759,7 @@ cdef class _Walk:
         self.buf.len = 0
         self.anchor.len = 0
         if text and weight:
-            self.blocks.append(Block(path, text, weight, anchor_weight))
+            self.blocks.append(_new_block(path, text, weight, anchor_weight))
             if self.table is not None:
                 self.table._block()
             elif self.recorder is not None:
@@ -738,6 +818,7 @@ cdef class _Walk:
         cdef int kind = _kind(node)
         cdef object cls = None, ident = None, style, hidden, href
         cdef bint cls_read = False, present
+        cdef char kind_byte
         cdef str tag = None, enc
         cdef xmlNode* value
         if kind == SKIP:
@@ -754,8 +835,11 @@ cdef class _Walk:
             tag = _tag(node)
             enc = _block_encoding(node, tag, &self.key)
             if self.skip_hidden:
-                style = _attr(node, "style")
-                hidden = _attr(node, "hidden")
+                # a style read as text only where its bytes may hide (`_may_hide`): is_hidden's answer is the same
+                value = _one_text(node, "style", &present)
+                style = _attr(node, "style") if present and (value is NULL or _may_hide(value.content)) else None
+                _one_text(node, "hidden", &present)
+                hidden = "" if present else None  # is_hidden asks only whether there is one
                 if (".hidden" in enc or style or hidden is not None) and is_hidden(enc, style, hidden):
                     self.hidden_weight += _letters(_itertext(node))
                     return False
@@ -767,13 +851,16 @@ cdef class _Walk:
             else:
                 self.boundary()
         elif kind == ANCHOR:
-            href = _attr(node, "href")
-            if (href is not None and "#" in href
-                    and may_be_permalink(<tuple>self.paths[len(self.paths) - 1], href)
-                    and is_permalink(_itertext(node), _attr(node, "class"))):
-                return False
+            # `may_be_permalink` in C: a "#" in the href's bytes, in a heading; the href read as text only then
+            value = _one_text(node, "href", &present)
+            if (present and (value is NULL or strchr(<const char*>value.content, c"#") is not NULL)
+                    and _in_heading(<tuple>self.paths[len(self.paths) - 1])):
+                href = _attr(node, "href")
+                if "#" in href and is_permalink(_itertext(node), _attr(node, "class")):
+                    return False
             self.in_anchor += 1
             if self.with_links:
+                href = _attr(node, "href")
                 if href:
                     self.links.append((href, " ".join(_itertext(node).split())))
         if self.table is not None:
@@ -781,6 +868,8 @@ cdef class _Walk:
         elif self.recorder is not None:
             self.recorder.open(tag if tag is not None else _tag(node), cls if cls_read else _attr(node, "class"),
                                _attr(node, "id"))
+        kind_byte = <char>kind
+        _add(&self.kinds, &kind_byte, 1)
         self.read(node.children)
         return True
 
@@ -788,7 +877,8 @@ cdef class _Walk:
         """The walk leaves `node` (`entered`: its subtree was walked) and reads its tail."""
         cdef int kind
         if entered:
-            kind = _kind(node)
+            self.kinds.len -= 1
+            kind = self.kinds.data[self.kinds.len]
             if kind == BLOCK:
                 self.boundary()
                 self.paths.pop()

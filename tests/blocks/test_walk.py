@@ -114,11 +114,13 @@ def test_invalid_utf8_bytes_and_lone_surrogates_do_not_crash():
 
 # Random tag soup: the tags of every kind, classes, hidden elements, spaces, entities and scripts.
 TAGS = ["div", "p", "span", "a", "b", "pre", "br", "hr", "li", "ul", "td", "tr", "table", "h1", "script", "style",
-        "img", "section", "em", "code", "title", "noscript", "svg", "blockquote", "font"]
+        "img", "section", "em", "code", "title", "noscript", "svg", "blockquote", "font", "h3", "h6", "a"]
 TEXTS = ["word", "Two words", " ", "\n  ", "\u00a0", "ça va", "日本語", "한국어", "1 2 3", "x_y", "«»", "&amp;",
-         "&nbsp;", "\t", "’", "🙂", "", "_", "comment-1"]
+         "&nbsp;", "\t", "’", "🙂", "", "_", "comment-1", "¶", "\u3000", "\u2003 x\u00a0", "#"]
 ATTRS = ["", " class='a B'", " class='hidden'", " id='Main'", " style='display: none'", " hidden",
-         " class='comments'", " href='/x'", " class='hidden md:block'", " id=' x '", " class='sr-only'"]
+         " class='comments'", " href='/x'", " class='hidden md:block'", " id=' x '", " class='sr-only'",
+         " style='DISPLAY:None'", " style='color: red'", " style='visibility:HIDDEN'", " style='d\u0131splay:none'",
+         " style='font: x; display : none'", " href='#top'", " href='/p#x'", " class='headerlink' href='#h'"]
 
 
 def random_html(rng: random.Random, size: int) -> str:
@@ -136,6 +138,14 @@ def random_html(rng: random.Random, size: int) -> str:
         else:
             out.append(rng.choice(TEXTS))
     return "".join(out)
+
+
+@compiled
+def test_the_compiled_walker_writes_blocks_in_c():
+    """`Block` is the slots dataclass whose slots the compiled walk writes directly (else it calls Block)."""
+    from stemmer.blocks._walker import BLOCKS_IN_C
+
+    assert BLOCKS_IN_C
 
 
 @compiled
