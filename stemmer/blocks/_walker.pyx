@@ -10,7 +10,10 @@ compiler (setup.py); `stemmer.blocks.segment` falls back to the Python walker.
 from cpython.unicode cimport (Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE, PyUnicode_4BYTE_KIND, PyUnicode_DecodeASCII,
                               PyUnicode_DecodeUTF8, PyUnicode_FromKindAndData)
 from cpython.bytes cimport PyBytes_FromStringAndSize
-from libc.stdlib cimport free, malloc, realloc
+from cpython.ref cimport Py_DECREF, Py_INCREF, Py_XDECREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdint cimport uint64_t
 from libc.string cimport memchr, memcmp, memcpy, strchr, strcmp, strlen, strstr
 
 from lxml.includes cimport tree
@@ -27,7 +30,6 @@ cdef extern from "Python.h":
     ctypedef struct PyMemberDescrObject:
         PyMemberDef* d_member
     object PyType_GenericAlloc(object cls, Py_ssize_t n)
-    void Py_INCREF(object o)
 
 from stemmer.blocks.block import (BLOCK_TAGS, CHOP_TAGS, CJK_WEIGHT, SKIP_TAGS, Block, block_text, encode, is_hidden,
                                   is_permalink, is_screen_reader_only)
@@ -473,26 +475,150 @@ cdef int _raw_key(xmlNode* node, Buf* key) except -1:
     return 1
 
 
+cdef struct MemoEntry:
+    char* key  # NULL: an empty place
+    Py_ssize_t len
+    uint64_t hash
+    PyObject* value  # a reference held
+
+
+cdef inline uint64_t _hash(const char* data, Py_ssize_t n) noexcept nogil:
+    """A hash of `n` bytes, eight at a time (a dict's siphash of a bytes key made for it cost more than the lookup)."""
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>n, w
+    cdef Py_ssize_t i = 0
+    while i + 8 <= n:
+        memcpy(&w, data + i, 8)
+        h = (h ^ w) * 0xFF51AFD7ED558CCDULL
+        h ^= h >> 32
+        i += 8
+    if i < n:
+        w = 0
+        memcpy(&w, data + i, n - i)
+        h = (h ^ w) * 0xC4CEB9FE1A85EC53ULL
+        h ^= h >> 32
+    return h * 0x9E3779B97F4A7C15ULL
+
+
+cdef class RawMemo:
+    """A dict from byte strings (an element's `_raw_key`) to objects, in C: no bytes object made per lookup.
+
+    It forgets all at `limit` entries, as the memo dicts of the package do.
+    """
+
+    cdef MemoEntry* table
+    cdef Py_ssize_t cap, count, limit
+
+    def __cinit__(self, Py_ssize_t limit=100_000):
+        self.limit = limit
+        self.cap = 1024
+        self.count = 0
+        self.table = <MemoEntry*>calloc(self.cap, sizeof(MemoEntry))
+        if self.table is NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        self._forget()
+        free(self.table)
+
+    def __len__(self):
+        return self.count
+
+    def __getitem__(self, bytes key):
+        value = self.get(key, len(key))
+        if value is None:
+            raise KeyError(key)
+        return value
+
+    def __setitem__(self, bytes key, value):
+        self.put(key, len(key), value)
+
+    cdef void _forget(self):
+        cdef Py_ssize_t i
+        for i in range(self.cap):
+            if self.table[i].key is not NULL:
+                free(self.table[i].key)
+                Py_XDECREF(self.table[i].value)
+                self.table[i].key = NULL
+                self.table[i].value = NULL
+        self.count = 0
+
+    cdef inline Py_ssize_t _place(self, const char* key, Py_ssize_t n, uint64_t h) noexcept:
+        """Where `key` is, or the empty place where it would go."""
+        cdef Py_ssize_t mask = self.cap - 1, i = <Py_ssize_t>(h & <uint64_t>mask)
+        cdef MemoEntry* e
+        while True:
+            e = &self.table[i]
+            if e.key is NULL or (e.hash == h and e.len == n and memcmp(e.key, key, n) == 0):
+                return i
+            i = (i + 1) & mask
+
+    cdef object get(self, const char* key, Py_ssize_t n):
+        """The value of `key`, or None."""
+        cdef MemoEntry* e = &self.table[self._place(key, n, _hash(key, n))]
+        return <object>e.value if e.key is not NULL else None
+
+    cdef int put(self, const char* key, Py_ssize_t n, object value) except -1:
+        cdef uint64_t h = _hash(key, n)
+        cdef MemoEntry* e
+        cdef MemoEntry* old
+        cdef Py_ssize_t i, old_cap
+        if self.count >= self.limit:
+            self._forget()
+        if 2 * (self.count + 1) > self.cap:  # grow: at most half full
+            old, old_cap = self.table, self.cap
+            self.table = <MemoEntry*>calloc(2 * old_cap, sizeof(MemoEntry))
+            if self.table is NULL:
+                self.table = old
+                raise MemoryError()
+            self.cap = 2 * old_cap
+            for i in range(old_cap):
+                if old[i].key is not NULL:
+                    self.table[self._place(old[i].key, old[i].len, old[i].hash)] = old[i]
+            free(old)
+        e = &self.table[self._place(key, n, h)]
+        if e.key is NULL:
+            e.key = <char*>malloc(n if n > 0 else 1)
+            if e.key is NULL:
+                raise MemoryError()
+            memcpy(e.key, key, n)
+            e.len, e.hash, e.value = n, h, NULL
+            self.count += 1
+        Py_INCREF(value)
+        Py_XDECREF(e.value)
+        e.value = <PyObject*>value
+        return 0
+
+
 # A site repeats its few (tag, class, id) many times: the encoding of each, by its `_raw_key`.
-cdef dict _ENCODINGS = {}
+cdef RawMemo _ENCODINGS = RawMemo()
 
 
 cdef str _block_encoding(xmlNode* node, str tag, Buf* key):
     """`encode` of a block element's tag, class and id, remembered by their bytes (`_raw_key`)."""
-    cdef bytes raw = None
-    cdef str enc
-    if _raw_key(node, key):
-        raw = PyBytes_FromStringAndSize(key.data, key.len)
-        enc = _ENCODINGS.get(raw)
+    cdef bint raw = _raw_key(node, key)
+    cdef object enc
+    if raw:
+        enc = _ENCODINGS.get(key.data, key.len)
         if enc is not None:
-            return enc
+            return <str>enc
     cls, ident = _attr(node, "class"), _attr(node, "id")
     enc = encode_ascii(tag, cls, ident) or encode(tag, cls, ident)
-    if raw is not None:
-        if len(_ENCODINGS) > 100_000:
-            _ENCODINGS.clear()
-        _ENCODINGS[raw] = enc
-    return enc
+    if raw:
+        _ENCODINGS.put(key.data, key.len, enc)
+    return <str>enc
+
+
+cdef tuple _child_path(tuple path, str enc):
+    """``path + (enc,)``, built directly."""
+    cdef Py_ssize_t n = len(path), i
+    cdef tuple out = PyTuple_New(n + 1)
+    for i in range(n):
+        item = path[i]
+        Py_INCREF(item)
+        PyTuple_SET_ITEM(out, i, item)
+    Py_INCREF(enc)
+    PyTuple_SET_ITEM(out, n, enc)
+    return out
 
 
 cdef struct Token:
@@ -595,13 +721,14 @@ cdef class TableRecorder:
     cdef list stack
     cdef long pending_links, pending_images
     cdef object describe
-    cdef dict memo, raw
+    cdef dict memo
+    cdef RawMemo raw
 
     def __init__(self, describe, dict memo):
         self.describe, self.memo = describe, memo
         self.raw = _RAW_DESCRIBED.get(describe)
-        if self.raw is None or len(self.raw) > 100_000:
-            self.raw = _RAW_DESCRIBED[describe] = {}
+        if self.raw is None:
+            self.raw = _RAW_DESCRIBED[describe] = RawMemo()
         self.clear()
 
     def clear(self):
@@ -640,7 +767,6 @@ cdef class TableRecorder:
 
     cdef int _open_node(self, xmlNode* node, Buf* key) except -1:
         """`_open` of an element of the walk, its description remembered by its `_raw_key` too (no str made)."""
-        cdef bytes raw
         cdef tuple described
         if not _raw_key(node, key):
             return self._open(_tag(node), _attr(node, "class"), _attr(node, "id"))
@@ -648,10 +774,10 @@ cdef class TableRecorder:
             self.pending_links += 1
         elif strcmp(<const char*>node.name, "img") == 0:
             self.pending_images += 1
-        raw = PyBytes_FromStringAndSize(key.data, key.len)
-        described = self.raw.get(raw)
+        described = self.raw.get(key.data, key.len)
         if described is None:
-            described = self.raw[raw] = self._described(_tag(node), _attr(node, "class"), _attr(node, "id"))
+            described = self._described(_tag(node), _attr(node, "class"), _attr(node, "id"))
+            self.raw.put(key.data, key.len, described)
         return self._push(described)
 
     cdef int _push(self, tuple described) except -1:
@@ -844,7 +970,7 @@ cdef class _Walk:
                     self.hidden_weight += _letters(_itertext(node))
                     return False
             self.boundary()
-            self.paths.append(<tuple>self.paths[len(self.paths) - 1] + (enc,))
+            self.paths.append(_child_path(<tuple>self.paths[len(self.paths) - 1], enc))
         elif kind == CHOP:
             if node.name[0] == c"b" and _is_pre(<tuple>self.paths[len(self.paths) - 1]):  # br, not hr
                 _add(&self.buf, "\n", 1)  # a code listing written line by line with <br>

@@ -149,6 +149,27 @@ def test_the_compiled_walker_writes_blocks_in_c():
 
 
 @compiled
+def test_the_raw_memo_keeps_what_a_dict_keeps_and_forgets_at_its_limit():
+    from stemmer.blocks._walker import RawMemo
+
+    memo, kept = RawMemo(), {}
+    rng = random.Random(3)
+    for i in range(5000):  # grows many times; keys of every length, NULs and shared prefixes included
+        key = bytes(rng.randrange(4) for _ in range(rng.randrange(40))) + b"\0" * (i % 3)
+        memo[key] = kept[key] = i
+    assert len(memo) == len(kept)
+    assert all(memo[key] == value for key, value in kept.items())
+    with pytest.raises(KeyError):
+        memo[b"never stored" * 3]
+    small = RawMemo(3)
+    for key in (b"a", b"b", b"c", b"d"):
+        small[key] = key
+    assert len(small) == 1 and small[b"d"] == b"d"
+    with pytest.raises(KeyError):
+        small[b"a"]
+
+
+@compiled
 def test_both_walkers_agree_on_random_tag_soup():
     rng = random.Random(18)
     for _ in range(400):
