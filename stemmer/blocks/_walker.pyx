@@ -355,27 +355,37 @@ cdef Py_ssize_t _alnum(const char* data, Py_ssize_t n) noexcept nogil:
     return k
 
 
+# What each byte is to `_collapsed`: 0 a space, 1 a letter or digit, 2 another ASCII character, 3 a byte of a
+# character not ASCII (a word's bytes then add their class & 1 to its letters).
+cdef unsigned char _BYTE_CLASS[256]
+for _i in range(256):
+    _BYTE_CLASS[_i] = 3 if _i >= 128 else 0 if _ascii_space(_i) else 1 if _ascii_alnum(_i) else 2
+
+
 cdef str _collapsed(const char* data, Py_ssize_t n, char* out, Py_ssize_t* letters):
     """``" ".join(text.split())`` of ASCII text and its letters and digits (`letters`), in one pass
     writing through `out` (n bytes); None where the text is not ASCII."""
-    cdef Py_ssize_t i, k = 0, alnum = 0
-    cdef unsigned char c
-    cdef bint gap = False
-    for i in range(n):
-        c = <unsigned char>data[i]
-        if c >= 128:
-            return None
-        if _ascii_space(c):
-            gap = k > 0
-        else:
-            if gap:
-                out[k] = 32
-                k += 1
-                gap = False
+    cdef Py_ssize_t i = 0, k = 0, alnum = 0
+    cdef unsigned char c, t
+    while True:
+        while i < n and _BYTE_CLASS[<unsigned char>data[i]] == 0:
+            i += 1
+        if i >= n:
+            break
+        if k:
+            out[k] = 32
+            k += 1
+        while i < n:  # a word
+            c = <unsigned char>data[i]
+            t = _BYTE_CLASS[c]
+            if t == 0:
+                break
+            if t == 3:
+                return None
             out[k] = c
             k += 1
-            if _ascii_alnum(c):
-                alnum += 1
+            alnum += t & 1
+            i += 1
     letters[0] = alnum
     return PyUnicode_DecodeASCII(out, k, NULL)
 
@@ -835,6 +845,48 @@ cdef bint _may_hide(const_xmlChar* style) noexcept nogil:
     return False
 
 
+cdef int _leading_space(xmlNode* node) noexcept:
+    """Whether the run of text nodes from `node` is all space (``str.isspace`` of its text, not empty): 1 or 0,
+    read as UTF-8 up to its first character not a space; -1 where a byte before it is not well-formed UTF-8."""
+    cdef const unsigned char* c
+    cdef unsigned int code
+    cdef int more
+    while node is not NULL:
+        c = <const unsigned char*>node.content
+        while c[0] != 0:
+            if c[0] < 128:
+                if not _ascii_space(c[0]):
+                    return 0
+                c += 1
+                continue
+            if 0xC2 <= c[0] <= 0xDF:
+                code = c[0] & 0x1F
+                more = 1
+            elif 0xE0 <= c[0] <= 0xEF:
+                code = c[0] & 0x0F
+                more = 2
+                if (c[0] == 0xE0 and c[1] < 0xA0) or (c[0] == 0xED and c[1] > 0x9F):
+                    return -1  # overlong, or a surrogate
+            elif 0xF0 <= c[0] <= 0xF4:
+                code = c[0] & 0x07
+                more = 3
+                if (c[0] == 0xF0 and c[1] < 0x90) or (c[0] == 0xF4 and c[1] > 0x8F):
+                    return -1
+            else:
+                return -1
+            c += 1
+            while more:
+                if c[0] & 0xC0 != 0x80:
+                    return -1
+                code = (code << 6) | (c[0] & 0x3F)
+                c += 1
+                more -= 1
+            if not Py_UNICODE_ISSPACE(<Py_UCS4>code):
+                return 0
+        node = _text_or_skip(node.next)
+    return 1
+
+
 cdef class _Walk:
     """The state of one walk: the blocks cut so far and the block being read (UTF-8 bytes, as libxml2 holds it)."""
 
@@ -906,7 +958,8 @@ cdef class _Walk:
         cdef xmlNode* node = _text_or_skip(first)
         cdef xmlNode* cur
         cdef const unsigned char* c
-        cdef bint empty = True, space = True
+        cdef bint empty = True
+        cdef int space = True
         if node is NULL:
             return 0
         cur = node
@@ -924,7 +977,10 @@ cdef class _Walk:
         if empty:
             return 0  # "" is no text
         if self.buf.len == 0:
-            if space or (<str>_collect(node)).isspace():
+            if space:
+                return 0
+            space = _leading_space(node)
+            if space == 1 or (space < 0 and (<str>_collect(node)).isspace()):
                 return 0
         return self._append(node)
 
