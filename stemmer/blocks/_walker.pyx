@@ -445,6 +445,64 @@ cdef str _collapsed_letters(str raw, Buf* scratch, Py_ssize_t* letters):
     return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, k)  # in its narrowest kind, as join makes it
 
 
+cdef inline int _utf8_char(const unsigned char* c, const unsigned char* end, unsigned int* code) noexcept nogil:
+    """The bytes of the well-formed UTF-8 character at `c` (before `end`), its code point in `code`; 0 where none is."""
+    cdef int more, i
+    cdef unsigned int b = c[0]
+    if b < 128:
+        code[0] = b
+        return 1
+    if 0xC2 <= b <= 0xDF:
+        code[0], more = b & 0x1F, 1
+    elif 0xE0 <= b <= 0xEF:
+        code[0], more = b & 0x0F, 2
+    elif 0xF0 <= b <= 0xF4:
+        code[0], more = b & 0x07, 3
+    else:
+        return 0
+    if end - c <= more:
+        return 0
+    if ((b == 0xE0 and c[1] < 0xA0) or (b == 0xED and c[1] > 0x9F)  # overlong, a surrogate
+            or (b == 0xF0 and c[1] < 0x90) or (b == 0xF4 and c[1] > 0x8F)):
+        return 0
+    for i in range(1, more + 1):
+        if (c[i] & 0xC0) != 0x80:
+            return 0
+        code[0] = (code[0] << 6) | (c[i] & 0x3F)
+    return more + 1
+
+
+cdef str _collapsed_utf8(const char* data, Py_ssize_t n, Buf* scratch, Py_ssize_t* letters):
+    """`_collapsed_letters` of the UTF-8 bytes `data`, read as they are decoded (no str of the raw text made);
+    None where they are not well-formed UTF-8."""
+    cdef const unsigned char* c = <const unsigned char*>data
+    cdef const unsigned char* end = c + n
+    cdef unsigned int code
+    cdef int size
+    cdef Py_UCS4* out
+    cdef Py_ssize_t k = 0, ascii = 0, wide = 0, cjk = 0
+    cdef bint gap = False
+    _reserve(scratch, 4 * n)
+    out = <Py_UCS4*>scratch.data
+    while c < end:
+        size = _utf8_char(c, end, &code)
+        if size == 0:
+            return None
+        c += size
+        if Py_UNICODE_ISSPACE(<Py_UCS4>code):
+            gap = k > 0
+            continue
+        if gap:
+            out[k] = 32
+            k += 1
+            gap = False
+        out[k] = <Py_UCS4>code
+        k += 1
+        _count_letter(<Py_UCS4>code, &ascii, &wide, &cjk)
+    letters[0] = _weight(ascii, wide, cjk)
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, k)
+
+
 cdef Py_ssize_t _letters(str text):
     """`stemmer.blocks.block.letters`, one pass: alphanumerics (``\\w`` but ``_``), a CJK character weighing 3."""
     cdef Py_UCS4 c
@@ -923,6 +981,8 @@ cdef class _Walk:
             _reserve(&self.scratch, self.buf.len)
             text = _collapsed(self.buf.data, self.buf.len, self.scratch.data, &letters)
             if text is None:  # not ASCII
+                text = _collapsed_utf8(self.buf.data, self.buf.len, &self.scratch, &letters)
+            if text is None:  # not well-formed: decoding raises as lxml's .text would
                 text = _collapsed_letters(PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL), &self.scratch,
                                           &letters)
             weight = letters

@@ -116,7 +116,7 @@ def test_invalid_utf8_bytes_and_lone_surrogates_do_not_crash():
 TAGS = ["div", "p", "span", "a", "b", "pre", "br", "hr", "li", "ul", "td", "tr", "table", "h1", "script", "style",
         "img", "section", "em", "code", "title", "noscript", "svg", "blockquote", "font", "h3", "h6", "a"]
 TEXTS = ["word", "Two words", " ", "\n  ", "\u00a0", "ça va", "日本語", "한국어", "1 2 3", "x_y", "«»", "&amp;",
-         "&nbsp;", "\t", "’", "🙂", "", "_", "comment-1", "¶", "\u3000", "\u2003 x\u00a0", "#"]
+         "&nbsp;", "\t", "’", "🙂", "", "_", "comment-1", "¶", "\u3000", "\u2003 x\u00a0", "#", "\u0085", "\u2028y", "\U0001f600z", "\u1680"]
 ATTRS = ["", " class='a B'", " class='hidden'", " id='Main'", " style='display: none'", " hidden",
          " class='comments'", " href='/x'", " class='hidden md:block'", " id=' x '", " class='sr-only'",
          " style='DISPLAY:None'", " style='color: red'", " style='visibility:HIDDEN'", " style='d\u0131splay:none'",
