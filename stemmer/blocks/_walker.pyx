@@ -9,8 +9,7 @@ compiler (setup.py); `stemmer.blocks.segment` falls back to the Python walker.
 """
 from cpython.unicode cimport (Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE, PyUnicode_4BYTE_KIND, PyUnicode_DecodeASCII,
                               PyUnicode_DecodeUTF8, PyUnicode_FromKindAndData)
-from cpython.bytes cimport PyBytes_FromStringAndSize
-from cpython.ref cimport Py_DECREF, Py_INCREF, Py_XDECREF
+from cpython.ref cimport Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.stdint cimport uint64_t
@@ -661,7 +660,7 @@ cdef class RawMemo:
 cdef RawMemo _ENCODINGS = RawMemo()
 
 
-cdef str _block_encoding(xmlNode* node, str tag, Buf* key):
+cdef str _block_encoding(xmlNode* node, Buf* key):
     """`encode` of a block element's tag, class and id, remembered by their bytes (`_raw_key`)."""
     cdef bint raw = _raw_key(node, key)
     cdef object enc
@@ -669,7 +668,7 @@ cdef str _block_encoding(xmlNode* node, str tag, Buf* key):
         enc = _ENCODINGS.get(key.data, key.len)
         if enc is not None:
             return <str>enc
-    cls, ident = _attr(node, "class"), _attr(node, "id")
+    tag, cls, ident = _tag(node), _attr(node, "class"), _attr(node, "id")
     enc = encode_ascii(tag, cls, ident) or encode(tag, cls, ident)
     if raw:
         _ENCODINGS.put(key.data, key.len, enc)
@@ -907,40 +906,19 @@ cdef int _leading_space(xmlNode* node) noexcept:
     """Whether the run of text nodes from `node` is all space (``str.isspace`` of its text, not empty): 1 or 0,
     read as UTF-8 up to its first character not a space; -1 where a byte before it is not well-formed UTF-8."""
     cdef const unsigned char* c
+    cdef const unsigned char* end
     cdef unsigned int code
-    cdef int more
+    cdef int size
     while node is not NULL:
         c = <const unsigned char*>node.content
-        while c[0] != 0:
-            if c[0] < 128:
-                if not _ascii_space(c[0]):
-                    return 0
-                c += 1
-                continue
-            if 0xC2 <= c[0] <= 0xDF:
-                code = c[0] & 0x1F
-                more = 1
-            elif 0xE0 <= c[0] <= 0xEF:
-                code = c[0] & 0x0F
-                more = 2
-                if (c[0] == 0xE0 and c[1] < 0xA0) or (c[0] == 0xED and c[1] > 0x9F):
-                    return -1  # overlong, or a surrogate
-            elif 0xF0 <= c[0] <= 0xF4:
-                code = c[0] & 0x07
-                more = 3
-                if (c[0] == 0xF0 and c[1] < 0x90) or (c[0] == 0xF4 and c[1] > 0x8F):
-                    return -1
-            else:
+        end = c + strlen(<const char*>c)
+        while c < end:
+            size = _utf8_char(c, end, &code)
+            if size == 0:
                 return -1
-            c += 1
-            while more:
-                if c[0] & 0xC0 != 0x80:
-                    return -1
-                code = (code << 6) | (c[0] & 0x3F)
-                c += 1
-                more -= 1
             if not Py_UNICODE_ISSPACE(<Py_UCS4>code):
                 return 0
+            c += size
         node = _text_or_skip(node.next)
     return 1
 
@@ -1061,7 +1039,7 @@ cdef class _Walk:
         cdef object cls = None, ident = None, style, hidden, href
         cdef bint cls_read = False, present
         cdef char kind_byte
-        cdef str tag = None, enc
+        cdef str enc
         cdef xmlNode* value
         if kind == SKIP:
             return False
@@ -1074,8 +1052,7 @@ cdef class _Walk:
                 if ("sr-only" in cls or "visually" in cls or "screen-reader-text" in cls) and is_screen_reader_only(cls):
                     return False
         if kind == BLOCK:
-            tag = _tag(node)
-            enc = _block_encoding(node, tag, &self.key)
+            enc = _block_encoding(node, &self.key)
             if self.skip_hidden:
                 # a style read as text only where its bytes may hide (`_may_hide`): is_hidden's answer is the same
                 value = _one_text(node, "style", &present)
@@ -1108,8 +1085,7 @@ cdef class _Walk:
         if self.table is not None:
             self.table._open_node(node, &self.key)
         elif self.recorder is not None:
-            self.recorder.open(tag if tag is not None else _tag(node), cls if cls_read else _attr(node, "class"),
-                               _attr(node, "id"))
+            self.recorder.open(_tag(node), cls if cls_read else _attr(node, "class"), _attr(node, "id"))
         kind_byte = <char>kind
         _add(&self.kinds, &kind_byte, 1)
         self.read(node.children)
