@@ -7,7 +7,7 @@ rules (`stemmer.blocks.block`), so it cuts the same blocks byte for byte,
 without an lxml proxy object per element.  Built where the install has a C
 compiler (setup.py); `stemmer.blocks.segment` falls back to the Python walker.
 """
-from cpython.unicode cimport (Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE, PyUnicode_4BYTE_KIND, PyUnicode_DecodeASCII,
+from cpython.unicode cimport (Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, PyUnicode_4BYTE_KIND, PyUnicode_DecodeASCII,
                               PyUnicode_DecodeUTF8, PyUnicode_FromKindAndData)
 from cpython.ref cimport Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
@@ -502,6 +502,69 @@ cdef str _collapsed_utf8(const char* data, Py_ssize_t n, Buf* scratch, Py_ssize_
     return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, k)
 
 
+cdef str _code_text(const char* data, Py_ssize_t n, Buf* scratch, Buf* lines):
+    """`stemmer.blocks.block.block_text` of a ``<pre>`` block from its UTF-8 bytes: its lines, each without the
+    space at its end, without blank lines at either end, joined and with tabs expanded to columns of 4, as
+    `_code_text` does; None where the bytes are not well-formed UTF-8 or the text holds nothing but spaces and
+    digits (`block_text` decides whether it is a gutter of line numbers)."""
+    cdef const unsigned char* c = <const unsigned char*>data
+    cdef const unsigned char* end = c + n
+    cdef unsigned int code
+    cdef int size
+    cdef Py_UCS4* chars
+    cdef Py_UCS4* out
+    cdef Py_UCS4 ch
+    cdef Py_ssize_t m = 0, k = 0, start = 0, stop, last, i, column = 0, blank = 0, pad
+    cdef bint started = False, gutter = True
+    _reserve(scratch, 4 * n)
+    chars = <Py_UCS4*>scratch.data
+    while c < end:  # decoded, each "\r\n" read as "\n"
+        size = _utf8_char(c, end, &code)
+        if size == 0:
+            return None
+        c += size
+        if code == 13 and c < end and c[0] == 10:
+            continue
+        chars[m] = <Py_UCS4>code
+        m += 1
+    _reserve(lines, 16 * m)  # a tab is at most four spaces
+    out = <Py_UCS4*>lines.data
+    while start <= m:
+        stop = start
+        while stop < m and chars[stop] != 10:
+            stop += 1
+        last = stop
+        while last > start and Py_UNICODE_ISSPACE(chars[last - 1]):
+            last -= 1
+        if last == start:  # a blank line: kept only between lines
+            blank += started
+        else:
+            if started:
+                for _ in range(blank + 1):
+                    out[k] = 10
+                    k += 1
+                column = 0
+            started, blank = True, 0
+            for i in range(start, last):
+                ch = chars[i]
+                if ch == 9:
+                    pad = 4 - column % 4
+                    column += pad
+                    for _ in range(pad):
+                        out[k] = 32
+                        k += 1
+                    continue
+                out[k] = ch
+                k += 1
+                column = 0 if ch == 13 else column + 1
+                if gutter and not Py_UNICODE_ISSPACE(ch) and not Py_UNICODE_ISDECIMAL(ch):
+                    gutter = False
+        start = stop + 1
+    if gutter:
+        return None
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, k)
+
+
 cdef Py_ssize_t _letters(str text):
     """`stemmer.blocks.block.letters`, one pass: alphanumerics (``\\w`` but ``_``), a CJK character weighing 3."""
     cdef Py_UCS4 c
@@ -927,7 +990,8 @@ cdef class _Walk:
     """The state of one walk: the blocks cut so far and the block being read (UTF-8 bytes, as libxml2 holds it)."""
 
     cdef list blocks, links, paths
-    cdef Buf buf, anchor, scratch, key, kinds  # kinds: the `_kind` of each element entered and not left, a byte each
+    cdef Buf buf, anchor, scratch, key, lines
+    cdef Buf kinds  # the `_kind` of each element entered and not left, a byte each
     cdef object recorder
     cdef TableRecorder table  # the recorder, when it is one (called in C)
     cdef bint with_links, skip_hidden
@@ -949,6 +1013,7 @@ cdef class _Walk:
         free(self.scratch.data)
         free(self.key.data)
         free(self.kinds.data)
+        free(self.lines.data)
 
     cdef int flush(self, tuple path) except -1:
         """Close the block being read: its text runs since the last block boundary."""
@@ -965,7 +1030,9 @@ cdef class _Walk:
                                           &letters)
             weight = letters
         else:
-            text = block_text(path, [PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL)])
+            text = _code_text(self.buf.data, self.buf.len, &self.scratch, &self.lines)
+            if text is None:  # not well-formed, or perhaps a gutter of line numbers: as block_text reads it
+                text = block_text(path, [PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL)])
             weight = _letters(text)
         if self.anchor.len:
             if _ascii(self.anchor.data, self.anchor.len):

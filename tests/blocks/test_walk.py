@@ -116,7 +116,8 @@ def test_invalid_utf8_bytes_and_lone_surrogates_do_not_crash():
 TAGS = ["div", "p", "span", "a", "b", "pre", "br", "hr", "li", "ul", "td", "tr", "table", "h1", "script", "style",
         "img", "section", "em", "code", "title", "noscript", "svg", "blockquote", "font", "h3", "h6", "a"]
 TEXTS = ["word", "Two words", " ", "\n  ", "\u00a0", "ça va", "日本語", "한국어", "1 2 3", "x_y", "«»", "&amp;",
-         "&nbsp;", "\t", "’", "🙂", "", "_", "comment-1", "¶", "\u3000", "\u2003 x\u00a0", "#", "\u0085", "\u2028y", "\U0001f600z", "\u1680"]
+         "&nbsp;", "\t", "’", "🙂", "", "_", "comment-1", "¶", "\u3000", "\u2003 x\u00a0", "#", "\u0085", "\u2028y",
+         "\U0001f600z", "\u1680", "\r\n", "\r", "\t x\tyz\t", "1\n2\n3\n", "\n  7\n", "\u0661\n\u0662", "x \n\n \n"]
 ATTRS = ["", " class='a B'", " class='hidden'", " id='Main'", " style='display: none'", " hidden",
          " class='comments'", " href='/x'", " class='hidden md:block'", " id=' x '", " class='sr-only'",
          " style='DISPLAY:None'", " style='color: red'", " style='visibility:HIDDEN'", " style='d\u0131splay:none'",
@@ -167,6 +168,19 @@ def test_the_raw_memo_keeps_what_a_dict_keeps_and_forgets_at_its_limit():
     assert len(small) == 1 and small[b"d"] == b"d"
     with pytest.raises(KeyError):
         small[b"a"]
+
+
+# Code listings: lines, blank lines at either end and between, tabs after other characters, CR LF and lone CR,
+# space not ASCII at the end of a line, and gutters of line numbers (ASCII and Arabic-Indic digits).
+LISTINGS = ["\n\n  a\tb\n\n\n\tc  \n\n", "x\r\ny\r\r\nz\rw\tq", "é\u00a0\n\u3000\n\tü\t\t!", "1\n2\n3", "1\n3",
+            " 7\n 8 \n\n", "\u0661\n\u0662", "\t", "", "a\u2028b\u0085\n\x0bc\x1c", "12 345\n6\t7"]
+
+
+@compiled
+@pytest.mark.parametrize("listing", LISTINGS)
+def test_both_walkers_read_code_listings_alike(listing):
+    for html in (f"<pre>{listing}</pre>", f"<div><pre class=x>{listing}<b>{listing}</b><br>{listing}</pre></div>"):
+        assert_same_walk(parse_html(html))
 
 
 @compiled
