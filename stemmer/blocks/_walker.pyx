@@ -7,11 +7,13 @@ rules (`stemmer.blocks.block`), so it cuts the same blocks byte for byte,
 without an lxml proxy object per element.  Built where the install has a C
 compiler (setup.py); `stemmer.blocks.segment` falls back to the Python walker.
 """
-from cpython.unicode cimport (Py_UNICODE_ISALNUM, Py_UNICODE_ISSPACE, PyUnicode_4BYTE_KIND, PyUnicode_DecodeASCII,
+from cpython.unicode cimport (Py_UNICODE_ISALNUM, Py_UNICODE_ISDECIMAL, Py_UNICODE_ISSPACE, PyUnicode_4BYTE_KIND, PyUnicode_DecodeASCII,
                               PyUnicode_DecodeUTF8, PyUnicode_FromKindAndData)
-from cpython.bytes cimport PyBytes_FromStringAndSize
-from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memchr, memcmp, memcpy, strcmp, strlen, strstr
+from cpython.ref cimport Py_INCREF, Py_XDECREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdint cimport uint64_t
+from libc.string cimport memchr, memcmp, memcpy, strchr, strcmp, strlen, strstr
 
 from lxml.includes cimport tree
 from lxml.includes.tree cimport const_xmlChar, xmlAttr, xmlNode
@@ -19,13 +21,63 @@ cimport lxml.includes.etreepublic as cetree
 
 cdef extern from "Python.h":
     const void* PyUnicode_DATA(object text)  # a str's characters (one byte each in an ASCII str)
+    ctypedef struct PyObject
+    ctypedef struct PyTypeObject
+    ctypedef struct PyMemberDef:
+        int type
+        Py_ssize_t offset
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef* d_member
+    object PyType_GenericAlloc(object cls, Py_ssize_t n)
 
 from stemmer.blocks.block import (BLOCK_TAGS, CHOP_TAGS, CJK_WEIGHT, SKIP_TAGS, Block, block_text, encode, is_hidden,
-                                  is_permalink, is_screen_reader_only, may_be_permalink)
+                                  is_permalink, is_screen_reader_only)
+
+import dataclasses
+import types
 
 import numpy as np
 
 cetree.import_lxml__etree()
+
+# `Block(path, text, weight, anchor_weight)` runs the dataclass's __init__ in Python, a sixth of a
+# walk: `_new_block` writes the four slots of a new Block in C instead, where Block is the slots
+# dataclass it is written as (else it calls Block).
+cdef Py_ssize_t _BLOCK_SLOTS[4]
+cdef bint _BLOCK_IN_C = False
+
+
+def _block_slots() -> bool:
+    if ([f.name for f in dataclasses.fields(Block)] != ["path", "text", "weight", "anchor_weight"]
+            or hasattr(Block, "__post_init__") or Block.__new__ is not object.__new__):
+        return False
+    for i, name in enumerate(("path", "text", "weight", "anchor_weight")):
+        slot = Block.__dict__.get(name)
+        if type(slot) is not types.MemberDescriptorType or (<PyMemberDescrObject*>slot).d_member.type != 16:
+            return False  # 16: T_OBJECT_EX, a slot that holds an object
+        _BLOCK_SLOTS[i] = (<PyMemberDescrObject*>slot).d_member.offset
+    return True
+
+
+_BLOCK_IN_C = _block_slots()
+BLOCKS_IN_C = _BLOCK_IN_C  # for the tests: Block changed shape where this is False
+
+
+cdef inline void _set_slot(object obj, Py_ssize_t offset, object value):
+    Py_INCREF(value)
+    (<PyObject**>((<char*><PyObject*>obj) + offset))[0] = <PyObject*>value
+
+
+cdef object _new_block(tuple path, str text, object weight, object anchor_weight):
+    """`Block(path, text, weight, anchor_weight)`."""
+    if not _BLOCK_IN_C:
+        return Block(path, text, weight, anchor_weight)
+    block = PyType_GenericAlloc(Block, 0)  # zeroed: no slot holds a value to release
+    _set_slot(block, _BLOCK_SLOTS[0], path)
+    _set_slot(block, _BLOCK_SLOTS[1], text)
+    _set_slot(block, _BLOCK_SLOTS[2], weight)
+    _set_slot(block, _BLOCK_SLOTS[3], anchor_weight)
+    return block
 
 cdef enum Kind:
     INLINE = 0
@@ -302,27 +354,37 @@ cdef Py_ssize_t _alnum(const char* data, Py_ssize_t n) noexcept nogil:
     return k
 
 
+# What each byte is to `_collapsed`: 0 a space, 1 a letter or digit, 2 another ASCII character, 3 a byte of a
+# character not ASCII (a word's bytes then add their class & 1 to its letters).
+cdef unsigned char _BYTE_CLASS[256]
+for _i in range(256):
+    _BYTE_CLASS[_i] = 3 if _i >= 128 else 0 if _ascii_space(_i) else 1 if _ascii_alnum(_i) else 2
+
+
 cdef str _collapsed(const char* data, Py_ssize_t n, char* out, Py_ssize_t* letters):
     """``" ".join(text.split())`` of ASCII text and its letters and digits (`letters`), in one pass
     writing through `out` (n bytes); None where the text is not ASCII."""
-    cdef Py_ssize_t i, k = 0, alnum = 0
-    cdef unsigned char c
-    cdef bint gap = False
-    for i in range(n):
-        c = <unsigned char>data[i]
-        if c >= 128:
-            return None
-        if _ascii_space(c):
-            gap = k > 0
-        else:
-            if gap:
-                out[k] = 32
-                k += 1
-                gap = False
+    cdef Py_ssize_t i = 0, k = 0, alnum = 0
+    cdef unsigned char c, t
+    while True:
+        while i < n and _BYTE_CLASS[<unsigned char>data[i]] == 0:
+            i += 1
+        if i >= n:
+            break
+        if k:
+            out[k] = 32
+            k += 1
+        while i < n:  # a word
+            c = <unsigned char>data[i]
+            t = _BYTE_CLASS[c]
+            if t == 0:
+                break
+            if t == 3:
+                return None
             out[k] = c
             k += 1
-            if _ascii_alnum(c):
-                alnum += 1
+            alnum += t & 1
+            i += 1
     letters[0] = alnum
     return PyUnicode_DecodeASCII(out, k, NULL)
 
@@ -382,6 +444,127 @@ cdef str _collapsed_letters(str raw, Buf* scratch, Py_ssize_t* letters):
     return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, k)  # in its narrowest kind, as join makes it
 
 
+cdef inline int _utf8_char(const unsigned char* c, const unsigned char* end, unsigned int* code) noexcept nogil:
+    """The bytes of the well-formed UTF-8 character at `c` (before `end`), its code point in `code`; 0 where none is."""
+    cdef int more, i
+    cdef unsigned int b = c[0]
+    if b < 128:
+        code[0] = b
+        return 1
+    if 0xC2 <= b <= 0xDF:
+        code[0], more = b & 0x1F, 1
+    elif 0xE0 <= b <= 0xEF:
+        code[0], more = b & 0x0F, 2
+    elif 0xF0 <= b <= 0xF4:
+        code[0], more = b & 0x07, 3
+    else:
+        return 0
+    if end - c <= more:
+        return 0
+    if ((b == 0xE0 and c[1] < 0xA0) or (b == 0xED and c[1] > 0x9F)  # overlong, a surrogate
+            or (b == 0xF0 and c[1] < 0x90) or (b == 0xF4 and c[1] > 0x8F)):
+        return 0
+    for i in range(1, more + 1):
+        if (c[i] & 0xC0) != 0x80:
+            return 0
+        code[0] = (code[0] << 6) | (c[i] & 0x3F)
+    return more + 1
+
+
+cdef str _collapsed_utf8(const char* data, Py_ssize_t n, Buf* scratch, Py_ssize_t* letters):
+    """`_collapsed_letters` of the UTF-8 bytes `data`, read as they are decoded (no str of the raw text made);
+    None where they are not well-formed UTF-8."""
+    cdef const unsigned char* c = <const unsigned char*>data
+    cdef const unsigned char* end = c + n
+    cdef unsigned int code
+    cdef int size
+    cdef Py_UCS4* out
+    cdef Py_ssize_t k = 0, ascii = 0, wide = 0, cjk = 0
+    cdef bint gap = False
+    _reserve(scratch, 4 * n)
+    out = <Py_UCS4*>scratch.data
+    while c < end:
+        size = _utf8_char(c, end, &code)
+        if size == 0:
+            return None
+        c += size
+        if Py_UNICODE_ISSPACE(<Py_UCS4>code):
+            gap = k > 0
+            continue
+        if gap:
+            out[k] = 32
+            k += 1
+            gap = False
+        out[k] = <Py_UCS4>code
+        k += 1
+        _count_letter(<Py_UCS4>code, &ascii, &wide, &cjk)
+    letters[0] = _weight(ascii, wide, cjk)
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, k)
+
+
+cdef str _code_text(const char* data, Py_ssize_t n, Buf* scratch, Buf* lines):
+    """`stemmer.blocks.block.block_text` of a ``<pre>`` block from its UTF-8 bytes: its lines, each without the
+    space at its end, without blank lines at either end, joined and with tabs expanded to columns of 4, as
+    `_code_text` does; None where the bytes are not well-formed UTF-8 or the text holds nothing but spaces and
+    digits (`block_text` decides whether it is a gutter of line numbers)."""
+    cdef const unsigned char* c = <const unsigned char*>data
+    cdef const unsigned char* end = c + n
+    cdef unsigned int code
+    cdef int size
+    cdef Py_UCS4* chars
+    cdef Py_UCS4* out
+    cdef Py_UCS4 ch
+    cdef Py_ssize_t m = 0, k = 0, start = 0, stop, last, i, column = 0, blank = 0, pad
+    cdef bint started = False, gutter = True
+    _reserve(scratch, 4 * n)
+    chars = <Py_UCS4*>scratch.data
+    while c < end:  # decoded, each "\r\n" read as "\n"
+        size = _utf8_char(c, end, &code)
+        if size == 0:
+            return None
+        c += size
+        if code == 13 and c < end and c[0] == 10:
+            continue
+        chars[m] = <Py_UCS4>code
+        m += 1
+    _reserve(lines, 16 * m)  # a tab is at most four spaces
+    out = <Py_UCS4*>lines.data
+    while start <= m:
+        stop = start
+        while stop < m and chars[stop] != 10:
+            stop += 1
+        last = stop
+        while last > start and Py_UNICODE_ISSPACE(chars[last - 1]):
+            last -= 1
+        if last == start:  # a blank line: kept only between lines
+            blank += started
+        else:
+            if started:
+                for _ in range(blank + 1):
+                    out[k] = 10
+                    k += 1
+                column = 0
+            started, blank = True, 0
+            for i in range(start, last):
+                ch = chars[i]
+                if ch == 9:
+                    pad = 4 - column % 4
+                    column += pad
+                    for _ in range(pad):
+                        out[k] = 32
+                        k += 1
+                    continue
+                out[k] = ch
+                k += 1
+                column = 0 if ch == 13 else column + 1
+                if gutter and not Py_UNICODE_ISSPACE(ch) and not Py_UNICODE_ISDECIMAL(ch):
+                    gutter = False
+        start = stop + 1
+    if gutter:
+        return None
+    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, k)
+
+
 cdef Py_ssize_t _letters(str text):
     """`stemmer.blocks.block.letters`, one pass: alphanumerics (``\\w`` but ``_``), a CJK character weighing 3."""
     cdef Py_UCS4 c
@@ -422,26 +605,150 @@ cdef int _raw_key(xmlNode* node, Buf* key) except -1:
     return 1
 
 
+cdef struct MemoEntry:
+    char* key  # NULL: an empty place
+    Py_ssize_t len
+    uint64_t hash
+    PyObject* value  # a reference held
+
+
+cdef inline uint64_t _hash(const char* data, Py_ssize_t n) noexcept nogil:
+    """A hash of `n` bytes, eight at a time (a dict's siphash of a bytes key made for it cost more than the lookup)."""
+    cdef uint64_t h = 0x9E3779B97F4A7C15ULL ^ <uint64_t>n, w
+    cdef Py_ssize_t i = 0
+    while i + 8 <= n:
+        memcpy(&w, data + i, 8)
+        h = (h ^ w) * 0xFF51AFD7ED558CCDULL
+        h ^= h >> 32
+        i += 8
+    if i < n:
+        w = 0
+        memcpy(&w, data + i, n - i)
+        h = (h ^ w) * 0xC4CEB9FE1A85EC53ULL
+        h ^= h >> 32
+    return h * 0x9E3779B97F4A7C15ULL
+
+
+cdef class RawMemo:
+    """A dict from byte strings (an element's `_raw_key`) to objects, in C: no bytes object made per lookup.
+
+    It forgets all at `limit` entries, as the memo dicts of the package do.
+    """
+
+    cdef MemoEntry* table
+    cdef Py_ssize_t cap, count, limit
+
+    def __cinit__(self, Py_ssize_t limit=100_000):
+        self.limit = limit
+        self.cap = 1024
+        self.count = 0
+        self.table = <MemoEntry*>calloc(self.cap, sizeof(MemoEntry))
+        if self.table is NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        self._forget()
+        free(self.table)
+
+    def __len__(self):
+        return self.count
+
+    def __getitem__(self, bytes key):
+        value = self.get(key, len(key))
+        if value is None:
+            raise KeyError(key)
+        return value
+
+    def __setitem__(self, bytes key, value):
+        self.put(key, len(key), value)
+
+    cdef void _forget(self):
+        cdef Py_ssize_t i
+        for i in range(self.cap):
+            if self.table[i].key is not NULL:
+                free(self.table[i].key)
+                Py_XDECREF(self.table[i].value)
+                self.table[i].key = NULL
+                self.table[i].value = NULL
+        self.count = 0
+
+    cdef inline Py_ssize_t _place(self, const char* key, Py_ssize_t n, uint64_t h) noexcept:
+        """Where `key` is, or the empty place where it would go."""
+        cdef Py_ssize_t mask = self.cap - 1, i = <Py_ssize_t>(h & <uint64_t>mask)
+        cdef MemoEntry* e
+        while True:
+            e = &self.table[i]
+            if e.key is NULL or (e.hash == h and e.len == n and memcmp(e.key, key, n) == 0):
+                return i
+            i = (i + 1) & mask
+
+    cdef object get(self, const char* key, Py_ssize_t n):
+        """The value of `key`, or None."""
+        cdef MemoEntry* e = &self.table[self._place(key, n, _hash(key, n))]
+        return <object>e.value if e.key is not NULL else None
+
+    cdef int put(self, const char* key, Py_ssize_t n, object value) except -1:
+        cdef uint64_t h = _hash(key, n)
+        cdef MemoEntry* e
+        cdef MemoEntry* old
+        cdef Py_ssize_t i, old_cap
+        if self.count >= self.limit:
+            self._forget()
+        if 2 * (self.count + 1) > self.cap:  # grow: at most half full
+            old, old_cap = self.table, self.cap
+            self.table = <MemoEntry*>calloc(2 * old_cap, sizeof(MemoEntry))
+            if self.table is NULL:
+                self.table = old
+                raise MemoryError()
+            self.cap = 2 * old_cap
+            for i in range(old_cap):
+                if old[i].key is not NULL:
+                    self.table[self._place(old[i].key, old[i].len, old[i].hash)] = old[i]
+            free(old)
+        e = &self.table[self._place(key, n, h)]
+        if e.key is NULL:
+            e.key = <char*>malloc(n if n > 0 else 1)
+            if e.key is NULL:
+                raise MemoryError()
+            memcpy(e.key, key, n)
+            e.len, e.hash, e.value = n, h, NULL
+            self.count += 1
+        Py_INCREF(value)
+        Py_XDECREF(e.value)
+        e.value = <PyObject*>value
+        return 0
+
+
 # A site repeats its few (tag, class, id) many times: the encoding of each, by its `_raw_key`.
-cdef dict _ENCODINGS = {}
+cdef RawMemo _ENCODINGS = RawMemo()
 
 
-cdef str _block_encoding(xmlNode* node, str tag, Buf* key):
+cdef str _block_encoding(xmlNode* node, Buf* key):
     """`encode` of a block element's tag, class and id, remembered by their bytes (`_raw_key`)."""
-    cdef bytes raw = None
-    cdef str enc
-    if _raw_key(node, key):
-        raw = PyBytes_FromStringAndSize(key.data, key.len)
-        enc = _ENCODINGS.get(raw)
+    cdef bint raw = _raw_key(node, key)
+    cdef object enc
+    if raw:
+        enc = _ENCODINGS.get(key.data, key.len)
         if enc is not None:
-            return enc
-    cls, ident = _attr(node, "class"), _attr(node, "id")
+            return <str>enc
+    tag, cls, ident = _tag(node), _attr(node, "class"), _attr(node, "id")
     enc = encode_ascii(tag, cls, ident) or encode(tag, cls, ident)
-    if raw is not None:
-        if len(_ENCODINGS) > 100_000:
-            _ENCODINGS.clear()
-        _ENCODINGS[raw] = enc
-    return enc
+    if raw:
+        _ENCODINGS.put(key.data, key.len, enc)
+    return <str>enc
+
+
+cdef tuple _child_path(tuple path, str enc):
+    """``path + (enc,)``, built directly."""
+    cdef Py_ssize_t n = len(path), i
+    cdef tuple out = PyTuple_New(n + 1)
+    for i in range(n):
+        item = path[i]
+        Py_INCREF(item)
+        PyTuple_SET_ITEM(out, i, item)
+    Py_INCREF(enc)
+    PyTuple_SET_ITEM(out, n, enc)
+    return out
 
 
 cdef struct Token:
@@ -544,13 +851,14 @@ cdef class TableRecorder:
     cdef list stack
     cdef long pending_links, pending_images
     cdef object describe
-    cdef dict memo, raw
+    cdef dict memo
+    cdef RawMemo raw
 
     def __init__(self, describe, dict memo):
         self.describe, self.memo = describe, memo
         self.raw = _RAW_DESCRIBED.get(describe)
-        if self.raw is None or len(self.raw) > 100_000:
-            self.raw = _RAW_DESCRIBED[describe] = {}
+        if self.raw is None:
+            self.raw = _RAW_DESCRIBED[describe] = RawMemo()
         self.clear()
 
     def clear(self):
@@ -589,7 +897,6 @@ cdef class TableRecorder:
 
     cdef int _open_node(self, xmlNode* node, Buf* key) except -1:
         """`_open` of an element of the walk, its description remembered by its `_raw_key` too (no str made)."""
-        cdef bytes raw
         cdef tuple described
         if not _raw_key(node, key):
             return self._open(_tag(node), _attr(node, "class"), _attr(node, "id"))
@@ -597,10 +904,10 @@ cdef class TableRecorder:
             self.pending_links += 1
         elif strcmp(<const char*>node.name, "img") == 0:
             self.pending_images += 1
-        raw = PyBytes_FromStringAndSize(key.data, key.len)
-        described = self.raw.get(raw)
+        described = self.raw.get(key.data, key.len)
         if described is None:
-            described = self.raw[raw] = self._described(_tag(node), _attr(node, "class"), _attr(node, "id"))
+            described = self._described(_tag(node), _attr(node, "class"), _attr(node, "id"))
+            self.raw.put(key.data, key.len, described)
         return self._push(described)
 
     cdef int _push(self, tuple described) except -1:
@@ -630,11 +937,61 @@ cdef inline bint _may_be_screen_reader_only(const char* cls) noexcept nogil:
             or strstr(cls, "screen-reader-text") is not NULL)
 
 
+cdef inline bint _in_heading(tuple path):
+    """Whether the block at `path` is a heading (h1 to h6): `may_be_permalink`'s test of the path."""
+    cdef str last
+    if not path:
+        return False
+    last = <str>path[len(path) - 1]
+    return (len(last) >= 2 and last[0] == "h" and "1" <= last[1] <= "6"
+            and (len(last) == 2 or last[2] == "." or last[2] == "#"))
+
+
+cdef bint _may_hide(const_xmlChar* style) noexcept nogil:
+    """Whether `is_hidden` may read an inline style as hiding: it holds "none" or "hidden" in any case, or a
+    character not ASCII (`_hides` reads ASCII styles lower-cased, and needs one of those words)."""
+    cdef const unsigned char* c = <const unsigned char*>style
+    cdef unsigned char low
+    while c[0] != 0:
+        if c[0] >= 128:
+            return True
+        low = c[0] | 32
+        if low == c"n" and (c[1] | 32) == c"o" and (c[2] | 32) == c"n" and (c[3] | 32) == c"e":
+            return True
+        if (low == c"h" and (c[1] | 32) == c"i" and (c[2] | 32) == c"d" and (c[3] | 32) == c"d"
+                and (c[4] | 32) == c"e" and (c[5] | 32) == c"n"):
+            return True
+        c += 1
+    return False
+
+
+cdef int _leading_space(xmlNode* node) noexcept:
+    """Whether the run of text nodes from `node` is all space (``str.isspace`` of its text, not empty): 1 or 0,
+    read as UTF-8 up to its first character not a space; -1 where a byte before it is not well-formed UTF-8."""
+    cdef const unsigned char* c
+    cdef const unsigned char* end
+    cdef unsigned int code
+    cdef int size
+    while node is not NULL:
+        c = <const unsigned char*>node.content
+        end = c + strlen(<const char*>c)
+        while c < end:
+            size = _utf8_char(c, end, &code)
+            if size == 0:
+                return -1
+            if not Py_UNICODE_ISSPACE(<Py_UCS4>code):
+                return 0
+            c += size
+        node = _text_or_skip(node.next)
+    return 1
+
+
 cdef class _Walk:
     """The state of one walk: the blocks cut so far and the block being read (UTF-8 bytes, as libxml2 holds it)."""
 
     cdef list blocks, links, paths
-    cdef Buf buf, anchor, scratch, key
+    cdef Buf buf, anchor, scratch, key, lines
+    cdef Buf kinds  # the `_kind` of each element entered and not left, a byte each
     cdef object recorder
     cdef TableRecorder table  # the recorder, when it is one (called in C)
     cdef bint with_links, skip_hidden
@@ -655,6 +1012,8 @@ cdef class _Walk:
         free(self.anchor.data)
         free(self.scratch.data)
         free(self.key.data)
+        free(self.kinds.data)
+        free(self.lines.data)
 
     cdef int flush(self, tuple path) except -1:
         """Close the block being read: its text runs since the last block boundary."""
@@ -665,11 +1024,15 @@ cdef class _Walk:
             _reserve(&self.scratch, self.buf.len)
             text = _collapsed(self.buf.data, self.buf.len, self.scratch.data, &letters)
             if text is None:  # not ASCII
+                text = _collapsed_utf8(self.buf.data, self.buf.len, &self.scratch, &letters)
+            if text is None:  # not well-formed: decoding raises as lxml's .text would
                 text = _collapsed_letters(PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL), &self.scratch,
                                           &letters)
             weight = letters
         else:
-            text = block_text(path, [PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL)])
+            text = _code_text(self.buf.data, self.buf.len, &self.scratch, &self.lines)
+            if text is None:  # not well-formed, or perhaps a gutter of line numbers: as block_text reads it
+                text = block_text(path, [PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL)])
             weight = _letters(text)
         if self.anchor.len:
             if _ascii(self.anchor.data, self.anchor.len):
@@ -679,7 +1042,7 @@ cdef class _Walk:
         self.buf.len = 0
         self.anchor.len = 0
         if text and weight:
-            self.blocks.append(Block(path, text, weight, anchor_weight))
+            self.blocks.append(_new_block(path, text, weight, anchor_weight))
             if self.table is not None:
                 self.table._block()
             elif self.recorder is not None:
@@ -700,7 +1063,8 @@ cdef class _Walk:
         cdef xmlNode* node = _text_or_skip(first)
         cdef xmlNode* cur
         cdef const unsigned char* c
-        cdef bint empty = True, space = True
+        cdef bint empty = True
+        cdef int space = True
         if node is NULL:
             return 0
         cur = node
@@ -718,7 +1082,10 @@ cdef class _Walk:
         if empty:
             return 0  # "" is no text
         if self.buf.len == 0:
-            if space or (<str>_collect(node)).isspace():
+            if space:
+                return 0
+            space = _leading_space(node)
+            if space == 1 or (space < 0 and (<str>_collect(node)).isspace()):
                 return 0
         return self._append(node)
 
@@ -738,7 +1105,8 @@ cdef class _Walk:
         cdef int kind = _kind(node)
         cdef object cls = None, ident = None, style, hidden, href
         cdef bint cls_read = False, present
-        cdef str tag = None, enc
+        cdef char kind_byte
+        cdef str enc
         cdef xmlNode* value
         if kind == SKIP:
             return False
@@ -751,36 +1119,42 @@ cdef class _Walk:
                 if ("sr-only" in cls or "visually" in cls or "screen-reader-text" in cls) and is_screen_reader_only(cls):
                     return False
         if kind == BLOCK:
-            tag = _tag(node)
-            enc = _block_encoding(node, tag, &self.key)
+            enc = _block_encoding(node, &self.key)
             if self.skip_hidden:
-                style = _attr(node, "style")
-                hidden = _attr(node, "hidden")
+                # a style read as text only where its bytes may hide (`_may_hide`): is_hidden's answer is the same
+                value = _one_text(node, "style", &present)
+                style = _attr(node, "style") if present and (value is NULL or _may_hide(value.content)) else None
+                _one_text(node, "hidden", &present)
+                hidden = "" if present else None  # is_hidden asks only whether there is one
                 if (".hidden" in enc or style or hidden is not None) and is_hidden(enc, style, hidden):
                     self.hidden_weight += _letters(_itertext(node))
                     return False
             self.boundary()
-            self.paths.append(<tuple>self.paths[len(self.paths) - 1] + (enc,))
+            self.paths.append(_child_path(<tuple>self.paths[len(self.paths) - 1], enc))
         elif kind == CHOP:
             if node.name[0] == c"b" and _is_pre(<tuple>self.paths[len(self.paths) - 1]):  # br, not hr
                 _add(&self.buf, "\n", 1)  # a code listing written line by line with <br>
             else:
                 self.boundary()
         elif kind == ANCHOR:
-            href = _attr(node, "href")
-            if (href is not None and "#" in href
-                    and may_be_permalink(<tuple>self.paths[len(self.paths) - 1], href)
-                    and is_permalink(_itertext(node), _attr(node, "class"))):
-                return False
+            # `may_be_permalink` in C: a "#" in the href's bytes, in a heading; the href read as text only then
+            value = _one_text(node, "href", &present)
+            if (present and (value is NULL or strchr(<const char*>value.content, c"#") is not NULL)
+                    and _in_heading(<tuple>self.paths[len(self.paths) - 1])):
+                href = _attr(node, "href")
+                if "#" in href and is_permalink(_itertext(node), _attr(node, "class")):
+                    return False
             self.in_anchor += 1
             if self.with_links:
+                href = _attr(node, "href")
                 if href:
                     self.links.append((href, " ".join(_itertext(node).split())))
         if self.table is not None:
             self.table._open_node(node, &self.key)
         elif self.recorder is not None:
-            self.recorder.open(tag if tag is not None else _tag(node), cls if cls_read else _attr(node, "class"),
-                               _attr(node, "id"))
+            self.recorder.open(_tag(node), cls if cls_read else _attr(node, "class"), _attr(node, "id"))
+        kind_byte = <char>kind
+        _add(&self.kinds, &kind_byte, 1)
         self.read(node.children)
         return True
 
@@ -788,7 +1162,8 @@ cdef class _Walk:
         """The walk leaves `node` (`entered`: its subtree was walked) and reads its tail."""
         cdef int kind
         if entered:
-            kind = _kind(node)
+            self.kinds.len -= 1
+            kind = self.kinds.data[self.kinds.len]
             if kind == BLOCK:
                 self.boundary()
                 self.paths.pop()

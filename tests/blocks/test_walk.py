@@ -114,11 +114,14 @@ def test_invalid_utf8_bytes_and_lone_surrogates_do_not_crash():
 
 # Random tag soup: the tags of every kind, classes, hidden elements, spaces, entities and scripts.
 TAGS = ["div", "p", "span", "a", "b", "pre", "br", "hr", "li", "ul", "td", "tr", "table", "h1", "script", "style",
-        "img", "section", "em", "code", "title", "noscript", "svg", "blockquote", "font"]
+        "img", "section", "em", "code", "title", "noscript", "svg", "blockquote", "font", "h3", "h6", "a"]
 TEXTS = ["word", "Two words", " ", "\n  ", "\u00a0", "ça va", "日本語", "한국어", "1 2 3", "x_y", "«»", "&amp;",
-         "&nbsp;", "\t", "’", "🙂", "", "_", "comment-1"]
+         "&nbsp;", "\t", "’", "🙂", "", "_", "comment-1", "¶", "\u3000", "\u2003 x\u00a0", "#", "\u0085", "\u2028y",
+         "\U0001f600z", "\u1680", "\r\n", "\r", "\t x\tyz\t", "1\n2\n3\n", "\n  7\n", "\u0661\n\u0662", "x \n\n \n"]
 ATTRS = ["", " class='a B'", " class='hidden'", " id='Main'", " style='display: none'", " hidden",
-         " class='comments'", " href='/x'", " class='hidden md:block'", " id=' x '", " class='sr-only'"]
+         " class='comments'", " href='/x'", " class='hidden md:block'", " id=' x '", " class='sr-only'",
+         " style='DISPLAY:None'", " style='color: red'", " style='visibility:HIDDEN'", " style='d\u0131splay:none'",
+         " style='font: x; display : none'", " href='#top'", " href='/p#x'", " class='headerlink' href='#h'"]
 
 
 def random_html(rng: random.Random, size: int) -> str:
@@ -136,6 +139,48 @@ def random_html(rng: random.Random, size: int) -> str:
         else:
             out.append(rng.choice(TEXTS))
     return "".join(out)
+
+
+@compiled
+def test_the_compiled_walker_writes_blocks_in_c():
+    """`Block` is the slots dataclass whose slots the compiled walk writes directly (else it calls Block)."""
+    from stemmer.blocks._walker import BLOCKS_IN_C
+
+    assert BLOCKS_IN_C
+
+
+@compiled
+def test_the_raw_memo_keeps_what_a_dict_keeps_and_forgets_at_its_limit():
+    from stemmer.blocks._walker import RawMemo
+
+    memo, kept = RawMemo(), {}
+    rng = random.Random(3)
+    for i in range(5000):  # grows many times; keys of every length, NULs and shared prefixes included
+        key = bytes(rng.randrange(4) for _ in range(rng.randrange(40))) + b"\0" * (i % 3)
+        memo[key] = kept[key] = i
+    assert len(memo) == len(kept)
+    assert all(memo[key] == value for key, value in kept.items())
+    with pytest.raises(KeyError):
+        memo[b"never stored" * 3]
+    small = RawMemo(3)
+    for key in (b"a", b"b", b"c", b"d"):
+        small[key] = key
+    assert len(small) == 1 and small[b"d"] == b"d"
+    with pytest.raises(KeyError):
+        small[b"a"]
+
+
+# Code listings: lines, blank lines at either end and between, tabs after other characters, CR LF and lone CR,
+# space not ASCII at the end of a line, and gutters of line numbers (ASCII and Arabic-Indic digits).
+LISTINGS = ["\n\n  a\tb\n\n\n\tc  \n\n", "x\r\ny\r\r\nz\rw\tq", "é\u00a0\n\u3000\n\tü\t\t!", "1\n2\n3", "1\n3",
+            " 7\n 8 \n\n", "\u0661\n\u0662", "\t", "", "a\u2028b\u0085\n\x0bc\x1c", "12 345\n6\t7"]
+
+
+@compiled
+@pytest.mark.parametrize("listing", LISTINGS)
+def test_both_walkers_read_code_listings_alike(listing):
+    for html in (f"<pre>{listing}</pre>", f"<div><pre class=x>{listing}<b>{listing}</b><br>{listing}</pre></div>"):
+        assert_same_walk(parse_html(html))
 
 
 @compiled
