@@ -418,30 +418,6 @@ cdef inline Py_ssize_t _weight(Py_ssize_t n, Py_ssize_t wide, Py_ssize_t cjk):
     return n + (wide + (CJK_WEIGHT - 1) * cjk if wide else 0)
 
 
-cdef str _collapsed_letters(str raw, Buf* scratch, Py_ssize_t* letters):
-    """``" ".join(raw.split())`` and its `_letters` (`letters`), in one pass over `raw` (written
-    through `scratch`): spaces weigh no letter, so the text's letters are the raw text's."""
-    cdef Py_UCS4 c
-    cdef Py_UCS4* out
-    cdef Py_ssize_t k = 0, n = 0, wide = 0, cjk = 0
-    cdef bint gap = False
-    _reserve(scratch, 4 * len(raw))
-    out = <Py_UCS4*>scratch.data
-    for c in raw:
-        if Py_UNICODE_ISSPACE(c):
-            gap = k > 0
-            continue
-        if gap:
-            out[k] = 32
-            k += 1
-            gap = False
-        out[k] = c
-        k += 1
-        _count_letter(c, &n, &wide, &cjk)
-    letters[0] = _weight(n, wide, cjk)
-    return PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, k)  # in its narrowest kind, as join makes it
-
-
 cdef inline int _utf8_char(const unsigned char* c, const unsigned char* end, unsigned int* code) noexcept nogil:
     """The bytes of the well-formed UTF-8 character at `c` (before `end`), its code point in `code`; 0 where none is."""
     cdef int more, i
@@ -470,8 +446,8 @@ cdef inline int _utf8_char(const unsigned char* c, const unsigned char* end, uns
 
 
 cdef str _collapsed_utf8(const char* data, Py_ssize_t n, Buf* scratch, Py_ssize_t* letters):
-    """`_collapsed_letters` of the UTF-8 bytes `data`, read as they are decoded (no str of the raw text made);
-    None where they are not well-formed UTF-8."""
+    """``" ".join(text.split())`` of the UTF-8 bytes `data` and its `_letters` (`letters`), in one pass as
+    they are decoded (no str of the raw text made; spaces weigh no letter); None where they are not well-formed UTF-8."""
     cdef const unsigned char* c = <const unsigned char*>data
     cdef const unsigned char* end = c + n
     cdef unsigned int code
@@ -1024,8 +1000,8 @@ cdef class _Walk:
             if text is None:  # not ASCII
                 text = _collapsed_utf8(self.buf.data, self.buf.len, &self.scratch, &letters)
             if text is None:  # not well-formed: decoding raises as lxml's .text would
-                text = _collapsed_letters(PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL), &self.scratch,
-                                          &letters)
+                text = " ".join(PyUnicode_DecodeUTF8(self.buf.data, self.buf.len, NULL).split())
+                letters = _letters(text)  # spaces weigh no letter
             weight = letters
         else:
             text = _code_text(self.buf.data, self.buf.len, &self.scratch, &self.lines)
