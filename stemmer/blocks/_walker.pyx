@@ -1403,24 +1403,41 @@ cdef object _spaced_text(xmlNode* node):
     return text
 
 
+cdef str _classes(xmlNode* node):
+    """`stemmer.metadata.visible._classes`: the class, id, itemprop and rel of an element, its
+    parent and grandparent."""
+    cdef list words = []
+    cdef int level
+    for level in range(3):
+        if node is NULL:
+            break
+        words.append(f'{_attr(node, "class") or ""} {_attr(node, "id") or ""} '
+                     f'{_attr(node, "itemprop") or ""} {_attr(node, "rel") or ""}')
+        node = _parent_of(node)
+    return " ".join(words)
+
+
 cdef int _piece(list out, xmlNode* node, cetree._Document doc, xmlNode* owner, object make, int sign,
                 list made) except -1:
     """Append the piece of the text run from `node` where it has more than spaces: ``make(text, owner's
-    proxy, distance)``, or the piece at its place in `made` (a walk done before, from the same start)."""
+    proxy, distance, owner's classes)``, or the piece at its place in `made` (a walk done before, from the
+    same start)."""
     cdef object text = _spaced_text(node)
     cdef Py_ssize_t k
     if text:
         k = len(out)
         if k < len(made):
             out.append(made[k])
+        elif owner is NULL:
+            out.append(make(text, None, sign * (k + 1), ""))
         else:
-            out.append(make(text, cetree.elementFactory(doc, owner) if owner is not NULL else None, sign * (k + 1)))
+            out.append(make(text, cetree.elementFactory(doc, owner), sign * (k + 1), _classes(owner)))
     return 0
 
 
 def pieces_after(head, int limit, make, skip, list made=[]):
     """The first `limit` text pieces after the headline element `head`, as `stemmer.metadata.visible._After`
-    walks them, each made by ``make(text, owner, distance)``.
+    walks them, each made by ``make(text, owner, distance, classes)``.
 
     Its tail, then the elements after it among its siblings, then after its parent among the parent's,
     up to the `<body>`: of each element its text, its children's pieces, then its tail (an element

@@ -37,18 +37,18 @@ _OTHER_HEADINGS = frozenset({"h2", "h3", "h4"})
 _NEVER_HEADLINE = frozenset({"a", "meta", "img"})
 _BYLINE_CLASS = re.compile(r"author|byline|writer|posted-?by", re.I)
 _NOT_BYLINE_CLASS = re.compile(r"comment|avatar|bio|description|about|follow|social|share|image|photo|img", re.I)
-# An element's words (`_Around._own`) -> 1 where they name a byline, 2 where something that is not, 3 both.
-_CLASS_KINDS: dict[str, int] = {}
-_CLASS_KINDS_MAX = 4096  # strings kept: a run of many sites starts over now and then
+_BYLINE_CLASSES: dict[str, bool] = {}  # `_byline_class`'s answers
+_BYLINE_CLASSES_MAX = 4096  # answers kept: a run of many sites starts over now and then
 
 
 @dataclass(slots=True)  # not frozen: a frozen one costs a microsecond to make, and a page reads dozens
 class Piece:
-    """A piece of text near the headline: its text, the element holding it, and its distance (negative: before)."""
+    """A piece of text near the headline: its text, the element holding it, its distance (negative: before)."""
 
     text: str
     owner: object
     distance: int
+    classes: str | None = None  # `_Around.classes` of its owner, once read
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,7 +131,7 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
                 text = f"{text} {after.text}"  # a date cut in two: "Dec" "4, 2025"
                 iso = parse_date(text, lang=lang, reference=reference)
             if iso and not _prose(text, iso):
-                label = f"{text} {pieces.classes(p.owner)}"
+                label = f"{text} {pieces.classes(p)}"
                 before = pieces.at(p.distance - 1)
                 if before is not None and len(before.text) < 30 and not _LABEL_AFTER.match(before.text):
                     label += " " + before.text  # "Updated:" "March 2, 2024"
@@ -170,9 +170,37 @@ def _byline(p: Piece, pieces: _Around) -> str | None:
                 and following.distance == p.distance + 1:
             text = f"{text} {following.text}"  # "By" <a>Jane Doe</a>
         return clean_author(text)
-    if pieces.byline_class(p.owner):
+    if _byline_class(pieces.classes(p)):
         return clean_author(text)
     return None
+
+
+def _classes(el, words: dict) -> str:
+    """The class, id, itemprop and rel of an element, its parent and grandparent; `words`: those
+    of the elements read before (pieces share their parents)."""
+    out = []
+    for _ in range(3):
+        if el is None:
+            break
+        own = words.get(el)
+        if own is None:
+            own = words[el] = (f'{el.get("class") or ""} {el.get("id") or ""} '
+                               f'{el.get("itemprop") or ""} {el.get("rel") or ""}')
+        out.append(own)
+        el = el.getparent()
+    return " ".join(out)
+
+
+def _byline_class(classes: str) -> bool:
+    """Whether an element's classes (`_Around.classes`) name a byline, and nothing that is not one;
+    once per string (`_BYLINE_CLASSES`: a site's pages share their classes)."""
+    found = _BYLINE_CLASSES.get(classes)
+    if found is None:
+        if len(_BYLINE_CLASSES) >= _BYLINE_CLASSES_MAX:
+            _BYLINE_CLASSES.clear()
+        found = _BYLINE_CLASSES[classes] = bool(_BYLINE_CLASS.search(classes)
+                                                and not _NOT_BYLINE_CLASS.search(classes))
+    return found
 
 
 class _Around:
@@ -190,47 +218,13 @@ class _Around:
         self.in_c = _compiled_after is not None and walker_in_use() == "compiled"
         self.after = _AfterInC(head) if self.in_c else _After(head)
         self.before: list[Piece] | None = None
-        self._words: dict = {}  # element -> its class, id, itemprop and rel (`classes`)
+        self._words: dict = {}  # element -> its class, id, itemprop and rel (`_classes`)
 
-    def classes(self, el) -> str:
-        """The class and id words of an element, its parent and grandparent (a byline's name sits in an
-        inner span); each element's read once, as pieces share their parents."""
-        words = []
-        for _ in range(3):
-            if el is None:
-                break
-            words.append(self._own(el))
-            el = el.getparent()
-        return " ".join(words)
-
-    def byline_class(self, el) -> bool:
-        """Whether `classes(el)` names a byline (`_BYLINE_CLASS`) and nothing else (`_NOT_BYLINE_CLASS`).
-
-        Neither pattern matches across a space, so each element's words are searched on their
-        own, once per string (`_CLASS_KINDS`: a site's elements share their classes).
-        """
-        kinds = 0
-        for _ in range(3):
-            if el is None:
-                break
-            own = self._own(el)
-            kind = _CLASS_KINDS.get(own)
-            if kind is None:
-                if len(_CLASS_KINDS) >= _CLASS_KINDS_MAX:
-                    _CLASS_KINDS.clear()
-                kind = _CLASS_KINDS[own] = ((_BYLINE_CLASS.search(own) is not None)
-                                            | (_NOT_BYLINE_CLASS.search(own) is not None) << 1)
-            kinds |= kind
-            el = el.getparent()
-        return kinds == 1
-
-    def _own(self, el) -> str:
-        """An element's class, id, itemprop and rel, read once per headline."""
-        own = self._words.get(el)
-        if own is None:
-            own = self._words[el] = (f'{el.get("class") or ""} {el.get("id") or ""} '
-                                     f'{el.get("itemprop") or ""} {el.get("rel") or ""}')
-        return own
+    def classes(self, p: Piece) -> str:
+        """`_classes` of a piece's element (a byline's name sits in an inner span), once."""
+        if p.classes is None:
+            p.classes = _classes(p.owner, self._words)
+        return p.classes
 
     def at(self, distance: int) -> Piece | None:
         if distance > 0:

@@ -87,7 +87,7 @@ def test_reading_the_headline_s_surroundings_leaves_no_reference_cycle():
 
 
 def _pieces(pieces):
-    return [(p.text, p.owner, p.distance) for p in pieces]
+    return [(p.text, p.owner, p.distance, visible._classes(p.owner, {})) for p in pieces]
 
 
 _AROUND = [
