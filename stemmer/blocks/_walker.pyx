@@ -1403,25 +1403,48 @@ cdef object _spaced_text(xmlNode* node):
     return text
 
 
+cdef Buf _words  # room for `_classes`
+
+
+cdef int _add_attr(Buf* buf, xmlNode* node, const char* name) except -1:
+    """Add the value of the attribute `name` (no namespace) of `node` to `buf`, as ``node.get(name) or ""``."""
+    cdef bint present
+    cdef xmlNode* value = _one_text(node, name, &present)
+    cdef bytes joined
+    if value is not NULL:
+        _add(buf, <const char*>value.content, strlen(<const char*>value.content))
+    elif present:  # a value of no node or of several
+        joined = (_attr(node, name) or "").encode("utf-8")
+        _add(buf, joined, len(joined))
+    return 0
+
+
 cdef str _classes(xmlNode* node):
     """`stemmer.metadata.visible._classes`: the class, id, itemprop and rel of an element, its
     parent and grandparent."""
-    cdef list words = []
     cdef int level
+    _words.len = 0
     for level in range(3):
         if node is NULL:
             break
-        words.append(f'{_attr(node, "class") or ""} {_attr(node, "id") or ""} '
-                     f'{_attr(node, "itemprop") or ""} {_attr(node, "rel") or ""}')
+        if level:
+            _add(&_words, " ", 1)
+        _add_attr(&_words, node, "class")
+        _add(&_words, " ", 1)
+        _add_attr(&_words, node, "id")
+        _add(&_words, " ", 1)
+        _add_attr(&_words, node, "itemprop")
+        _add(&_words, " ", 1)
+        _add_attr(&_words, node, "rel")
         node = _parent_of(node)
-    return " ".join(words)
+    return PyUnicode_DecodeUTF8(_words.data, _words.len, NULL)
 
 
 cdef int _piece(list out, xmlNode* node, cetree._Document doc, xmlNode* owner, object make, int sign,
-                list made) except -1:
+                list made, bint classes) except -1:
     """Append the piece of the text run from `node` where it has more than spaces: ``make(text, owner's
-    proxy, distance, owner's classes)``, or the piece at its place in `made` (a walk done before, from the
-    same start)."""
+    proxy, distance, owner's classes or None where not `classes`)``, or the piece at its place in `made`
+    (a walk done before, from the same start)."""
     cdef object text = _spaced_text(node)
     cdef Py_ssize_t k
     if text:
@@ -1431,11 +1454,12 @@ cdef int _piece(list out, xmlNode* node, cetree._Document doc, xmlNode* owner, o
         elif owner is NULL:
             out.append(make(text, None, sign * (k + 1), ""))
         else:
-            out.append(make(text, cetree.elementFactory(doc, owner), sign * (k + 1), _classes(owner)))
+            out.append(make(text, cetree.elementFactory(doc, owner), sign * (k + 1),
+                            _classes(owner) if classes else None))
     return 0
 
 
-def pieces_after(head, int limit, make, skip, list made=[]):
+def pieces_after(head, int limit, make, skip, list made=[], bint classes=True):
     """The first `limit` text pieces after the headline element `head`, as `stemmer.metadata.visible._After`
     walks them, each made by ``make(text, owner, distance, classes)``.
 
@@ -1444,6 +1468,7 @@ def pieces_after(head, int limit, make, skip, list made=[]):
     whose tag is in `skip`, a comment or a processing instruction: its tail alone); not the tails of the
     headline's ancestors.  A text's owner is its element, a tail's its element's parent.  `made`: the
     pieces of a shorter walk before, kept (the walk is not resumed: it starts over without making them).
+    `classes`: whether the owners' classes are read (`_classes`), else ``make`` is given None.
     """
     cdef xmlNode* level = (<cetree._Element?>head)._c_node
     cdef cetree._Document doc = (<cetree._Element>head)._doc
@@ -1452,18 +1477,18 @@ def pieces_after(head, int limit, make, skip, list made=[]):
     cdef xmlNode* child
     cdef list out = []
     _set_skip(skip)
-    _piece(out, level.next, doc, _parent_of(level), make, 1, made)
+    _piece(out, level.next, doc, _parent_of(level), make, 1, made, classes)
     while len(out) < limit and level is not NULL and not _is_body(level):
         top = level.parent  # the parent of the siblings walked at this level
         node = _like_after(level.next)
         while node is not NULL and len(out) < limit:
             if node.type == tree.XML_ELEMENT_NODE and not _skipped(node):
-                _piece(out, node.children, doc, node, make, 1, made)
+                _piece(out, node.children, doc, node, make, 1, made, classes)
                 child = _like_after(node.children)
                 if child is not NULL:
                     node = child
                     continue
-            _piece(out, node.next, doc, _parent_of(node), make, 1, made)
+            _piece(out, node.next, doc, _parent_of(node), make, 1, made, classes)
             while True:  # on to the next sibling, or up to the parent's tail and the next sibling of it
                 child = _like_after(node.next)
                 if child is not NULL:
@@ -1475,30 +1500,30 @@ def pieces_after(head, int limit, make, skip, list made=[]):
                     break
                 if len(out) >= limit:
                     break
-                _piece(out, node.next, doc, _parent_of(node), make, 1, made)
+                _piece(out, node.next, doc, _parent_of(node), make, 1, made, classes)
         level = _parent_of(level)
     del out[limit:]
     return out
 
 
-cdef int _back(xmlNode* node, list out, int limit, cetree._Document doc, object make) except -1:
+cdef int _back(xmlNode* node, list out, int limit, cetree._Document doc, object make, bint classes) except -1:
     """The pieces of `node` backwards (its tail, its children's from the last, its text) into `out`, to `limit`."""
     cdef xmlNode* child
     if len(out) >= limit:
         return 0
-    _piece(out, node.next, doc, _parent_of(node), make, -1, _NONE)
+    _piece(out, node.next, doc, _parent_of(node), make, -1, _NONE, classes)
     if node.type == tree.XML_ELEMENT_NODE and not _skipped(node):
         child = _like_before(node.last)
         while child is not NULL:
-            _back(child, out, limit, doc, make)
+            _back(child, out, limit, doc, make, classes)
             if len(out) >= limit:
                 return 0
             child = _like_before(child.prev)
-        _piece(out, node.children, doc, node, make, -1, _NONE)
+        _piece(out, node.children, doc, node, make, -1, _NONE, classes)
     return 0
 
 
-def pieces_before(head, int limit, make, skip):
+def pieces_before(head, int limit, make, skip, bint classes=True):
     """The first `limit` text pieces before the headline element `head`, nearest first, as
     `stemmer.metadata.visible._pieces_before` reads them (distances -1, -2, ...)."""
     cdef xmlNode* node = (<cetree._Element?>head)._c_node
@@ -1509,12 +1534,12 @@ def pieces_before(head, int limit, make, skip):
     while node is not NULL and not _is_body(node) and len(out) < limit:
         sib = _like_before(node.prev)
         while sib is not NULL:
-            _back(sib, out, limit, doc, make)
+            _back(sib, out, limit, doc, make, classes)
             if len(out) >= limit:
                 break
             sib = _like_before(sib.prev)
         node = _parent_of(node)
         if node is not NULL:
-            _piece(out, node.children, doc, node, make, -1, _NONE)
+            _piece(out, node.children, doc, node, make, -1, _NONE, classes)
     del out[limit:]
     return out

@@ -117,7 +117,7 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
     head = headline_element(root, title, h1s)
     if head is None:
         return Visible()
-    pieces = _Around(head, BEFORE if find_date else BYLINE_BEFORE)
+    pieces = _Around(head, BEFORE if find_date else BYLINE_BEFORE, with_classes=find_author)
     found_date = updated = author = date_text = None
     above = False
     for p in pieces:  # after the headline first, nearest first
@@ -209,14 +209,16 @@ class _Around:
 
     Iterates the `AFTER` pieces after the headline, nearest first, then `before` pieces before it;
     `at(distance)` is the piece at that distance (negative: before), None where there is none.
+    `with_classes`: the compiled walk reads each piece's `classes` as it goes (for a byline search,
+    which asks most of them); else they are read where asked.
     """
 
     FIRST = 8  # pieces after the headline walked at first; all `AFTER` once one past them is asked
 
-    def __init__(self, head, before: int):
-        self.head, self.before_limit = head, before
+    def __init__(self, head, before: int, with_classes: bool = True):
+        self.head, self.before_limit, self.with_classes = head, before, with_classes
         self.in_c = _compiled_after is not None and walker_in_use() == "compiled"
-        self.after = _AfterInC(head) if self.in_c else _After(head)
+        self.after = _AfterInC(head, with_classes) if self.in_c else _After(head)
         self.before: list[Piece] | None = None
         self._words: dict = {}  # element -> its class, id, itemprop and rel (`_classes`)
 
@@ -234,7 +236,8 @@ class _Around:
             return after[distance - 1] if distance <= len(after) else None
         if distance < 0:
             if self.before is None:
-                self.before = (_compiled_before(self.head, self.before_limit, Piece, _SKIP) if self.in_c
+                self.before = (_compiled_before(self.head, self.before_limit, Piece, _SKIP, self.with_classes)
+                               if self.in_c
                                else _pieces_before(self.head, self.before_limit))
             return self.before[-distance - 1] if -distance <= len(self.before) else None
         return None
@@ -297,15 +300,15 @@ class _AfterInC:
     more, it walks again from the headline, keeping the pieces it made (in C, a fraction of the cost
     of the Python walk)."""
 
-    def __init__(self, head):
-        self.head = head
+    def __init__(self, head, with_classes: bool):
+        self.head, self.with_classes = head, with_classes
         self.pieces: list[Piece] = []
         self._asked = 0
 
     def walk(self, limit: int) -> None:
         if limit > self._asked == len(self.pieces):  # else it found as many already, or it has ended
             self._asked = limit
-            self.pieces = _compiled_after(self.head, limit, Piece, _SKIP, self.pieces)
+            self.pieces = _compiled_after(self.head, limit, Piece, _SKIP, self.pieces, self.with_classes)
 
 
 def _pieces_before(head, limit: int) -> list[Piece]:

@@ -87,7 +87,8 @@ def test_reading_the_headline_s_surroundings_leaves_no_reference_cycle():
 
 
 def _pieces(pieces):
-    return [(p.text, p.owner, p.distance, visible._classes(p.owner, {})) for p in pieces]
+    return [(p.text, p.owner, p.distance, visible._classes(p.owner, {}) if p.classes is None else p.classes)
+            for p in pieces]
 
 
 _AROUND = [
@@ -114,6 +115,9 @@ def test_the_compiled_walk_finds_the_python_walk_s_pieces(body):
                 == _pieces(python.pieces[:limit])
             assert _pieces(visible._compiled_before(head, limit, visible.Piece, visible._SKIP)) \
                 == _pieces(visible._pieces_before(head, limit))
+        unread = visible._compiled_after(head, 30, visible.Piece, visible._SKIP, [], False)
+        assert all(p.classes is None or p.owner is None for p in unread)
+        assert _pieces(unread) == _pieces(visible._compiled_after(head, 30, visible.Piece, visible._SKIP))
         shorter = visible._compiled_after(head, 3, visible.Piece, visible._SKIP)
         longer = visible._compiled_after(head, 30, visible.Piece, visible._SKIP, shorter)
         assert longer[:3] == shorter and _pieces(longer) == _pieces(visible._compiled_after(head, 30, visible.Piece,
