@@ -48,7 +48,7 @@ class Piece:
     text: str
     owner: object
     distance: int
-    classes: str | None = None  # `_Around.classes` of its owner, once read
+    classes: str | None = None  # `_classes` of its owner, once read
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,7 @@
 import gc
+import gzip
+import json
+from pathlib import Path
 
 import pytest
 from lxml import etree
@@ -129,3 +132,26 @@ def test_both_walks_read_the_same_around_the_headline(monkeypatch):
     shown = visible_metadata(root)
     monkeypatch.setattr(visible, "_compiled_after", None)
     assert visible_metadata(root) == shown and shown.author == "Ann"
+
+
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+
+@pytest.mark.skipif(visible._compiled_after is None, reason="the compiled walker is not built")
+@pytest.mark.skipif(not DATA.is_dir(), reason=f"no data sets in {DATA}")
+def test_both_walks_find_the_same_pieces_on_the_data_sets():
+    # Every 40th page of each set: around its headings and every 50th element.
+    for pages in sorted(DATA.glob("*/pages.jsonl.gz")):
+        with gzip.open(pages, "rt", encoding="utf-8") as f:
+            for n, line in enumerate(f):
+                if n % 40 or (root := parse_html(json.loads(line)["html"])) is None:
+                    continue
+                elements = [el for el in root.iter() if isinstance(el.tag, str)]
+                for head in [el for el in elements if el.tag in ("h1", "h2")] + elements[::50]:
+                    python = visible._After(head)
+                    python.walk(visible.AFTER)
+                    where = f"{pages.parent.name} page {n}, <{head.tag}>"
+                    assert _pieces(visible._compiled_after(head, visible.AFTER, visible.Piece, visible._SKIP)) \
+                        == _pieces(python.pieces[:visible.AFTER]), where
+                    assert _pieces(visible._compiled_before(head, visible.BEFORE, visible.Piece, visible._SKIP)) \
+                        == _pieces(visible._pieces_before(head, visible.BEFORE)), where
