@@ -1314,3 +1314,232 @@ def statement_elements(root):
                 rels.append(cetree.elementFactory(doc, node))
         node = _next_in_order(node, top, &depth)
     return tagged, props, rels
+
+
+# --- the text pieces around a headline (`stemmer.metadata.visible`) ---------------------------------------
+
+cdef object _skip_of = None  # the tags `_skipped` was set up for, and their names as bytes
+cdef list _skip_names = []
+cdef const char* _SKIP_PTRS[32]
+cdef int _n_skip = 0
+
+
+cdef int _set_skip(object skip) except -1:
+    global _skip_of, _skip_names, _n_skip
+    if skip is _skip_of:
+        return 0
+    names = [name.encode() for name in skip]
+    if len(names) > 32:
+        raise ValueError("at most 32 tags the walk around a headline does not enter")
+    _skip_names = names
+    for i, name in enumerate(names):
+        _SKIP_PTRS[i] = <const char*>name
+    _n_skip, _skip_of = len(names), skip
+    return 0
+
+
+cdef inline bint _skipped(xmlNode* node) noexcept nogil:
+    """Whether an element's lxml `.tag` is one of the tags set by `_set_skip`."""
+    cdef int i
+    if node.ns is not NULL and node.ns.href is not NULL:
+        return False
+    for i in range(_n_skip):
+        if strcmp(<const char*>node.name, _SKIP_PTRS[i]) == 0:
+            return True
+    return False
+
+
+cdef inline xmlNode* _like_after(xmlNode* node) noexcept nogil:
+    """`node` or the first node after it among its siblings that lxml iterates (`_in_itertext`), or NULL."""
+    while node is not NULL and not _in_itertext(node):
+        node = node.next
+    return node
+
+
+cdef inline xmlNode* _like_before(xmlNode* node) noexcept nogil:
+    """`node` or the first node before it among its siblings that lxml iterates, or NULL."""
+    while node is not NULL and not _in_itertext(node):
+        node = node.prev
+    return node
+
+
+cdef inline xmlNode* _parent_of(xmlNode* node) noexcept nogil:
+    """lxml's `getparent()`: the parent where it is an element-like node, else NULL."""
+    cdef xmlNode* parent = node.parent
+    return parent if parent is not NULL and _in_itertext(parent) else NULL
+
+
+cdef inline bint _is_body(xmlNode* node) noexcept nogil:
+    return (node.type == tree.XML_ELEMENT_NODE and (node.ns is NULL or node.ns.href is NULL)
+            and strcmp(<const char*>node.name, "body") == 0)
+
+
+cdef list _NONE = []
+cdef Buf _spaced  # room for `_spaced_text`'s collapsing
+
+
+cdef object _spaced_text(xmlNode* node):
+    """``" ".join(text.split())`` of the run of text nodes from `node` (lxml's `.text` of a parent,
+    `.tail` of a sibling), or None where there is none; ASCII text collapsed in C."""
+    cdef xmlNode* first = _text_or_skip(node)
+    cdef const char* data
+    cdef Py_ssize_t n, letters
+    cdef bytes joined
+    if first is NULL:
+        return None
+    if _text_or_skip(first.next) is NULL:
+        data = <const char*>first.content
+        n = strlen(data)
+    else:
+        joined = b""
+        while first is not NULL:
+            joined += <bytes>(<const char*>first.content)
+            first = _text_or_skip(first.next)
+        data, n = joined, len(joined)
+    _reserve(&_spaced, n)
+    text = _collapsed(data, n, _spaced.data, &letters)
+    if text is None:  # not ASCII
+        text = " ".join(PyUnicode_DecodeUTF8(data, n, NULL).split())
+    return text
+
+
+cdef Buf _words  # room for `_classes`
+
+
+cdef int _add_attr(Buf* buf, xmlNode* node, const char* name) except -1:
+    """Add the value of the attribute `name` (no namespace) of `node` to `buf`, as ``node.get(name) or ""``."""
+    cdef bint present
+    cdef xmlNode* value = _one_text(node, name, &present)
+    cdef bytes joined
+    if value is not NULL:
+        _add(buf, <const char*>value.content, strlen(<const char*>value.content))
+    elif present:  # a value of no node or of several
+        joined = (_attr(node, name) or "").encode("utf-8")
+        _add(buf, joined, len(joined))
+    return 0
+
+
+cdef str _classes(xmlNode* node):
+    """`stemmer.metadata.visible._classes`: the class, id, itemprop and rel of an element, its
+    parent and grandparent."""
+    cdef int level
+    _words.len = 0
+    for level in range(3):
+        if node is NULL:
+            break
+        if level:
+            _add(&_words, " ", 1)
+        _add_attr(&_words, node, "class")
+        _add(&_words, " ", 1)
+        _add_attr(&_words, node, "id")
+        _add(&_words, " ", 1)
+        _add_attr(&_words, node, "itemprop")
+        _add(&_words, " ", 1)
+        _add_attr(&_words, node, "rel")
+        node = _parent_of(node)
+    return PyUnicode_DecodeUTF8(_words.data, _words.len, NULL)
+
+
+cdef int _piece(list out, xmlNode* node, cetree._Document doc, xmlNode* owner, object make, int sign,
+                list made, bint classes) except -1:
+    """Append the piece of the text run from `node` where it has more than spaces: ``make(text, owner's
+    proxy, distance, owner's classes or None where not `classes`)``, or the piece at its place in `made`
+    (a walk done before, from the same start)."""
+    cdef object text = _spaced_text(node)
+    cdef Py_ssize_t k
+    if text:
+        k = len(out)
+        if k < len(made):
+            out.append(made[k])
+        elif owner is NULL:
+            out.append(make(text, None, sign * (k + 1), ""))
+        else:
+            out.append(make(text, cetree.elementFactory(doc, owner), sign * (k + 1),
+                            _classes(owner) if classes else None))
+    return 0
+
+
+def pieces_after(head, int limit, make, skip, list made=[], bint classes=True):
+    """The first `limit` text pieces after the headline element `head`, as `stemmer.metadata.visible._After`
+    walks them, each made by ``make(text, owner, distance, classes)``.
+
+    Its tail, then the elements after it among its siblings, then after its parent among the parent's,
+    up to the `<body>`: of each element its text, its children's pieces, then its tail (an element
+    whose tag is in `skip`, a comment or a processing instruction: its tail alone); not the tails of the
+    headline's ancestors.  A text's owner is its element, a tail's its element's parent.  `made`: the
+    pieces of a shorter walk before, kept (the walk is not resumed: it starts over without making them).
+    `classes`: whether the owners' classes are read (`_classes`), else ``make`` is given None.
+    """
+    cdef xmlNode* level = (<cetree._Element?>head)._c_node
+    cdef cetree._Document doc = (<cetree._Element>head)._doc
+    cdef xmlNode* top
+    cdef xmlNode* node
+    cdef xmlNode* child
+    cdef list out = []
+    _set_skip(skip)
+    _piece(out, level.next, doc, _parent_of(level), make, 1, made, classes)
+    while len(out) < limit and level is not NULL and not _is_body(level):
+        top = level.parent  # the parent of the siblings walked at this level
+        node = _like_after(level.next)
+        while node is not NULL and len(out) < limit:
+            if node.type == tree.XML_ELEMENT_NODE and not _skipped(node):
+                _piece(out, node.children, doc, node, make, 1, made, classes)
+                child = _like_after(node.children)
+                if child is not NULL:
+                    node = child
+                    continue
+            _piece(out, node.next, doc, _parent_of(node), make, 1, made, classes)
+            while True:  # on to the next sibling, or up to the parent's tail and the next sibling of it
+                child = _like_after(node.next)
+                if child is not NULL:
+                    node = child
+                    break
+                node = node.parent
+                if node is top:
+                    node = NULL
+                    break
+                if len(out) >= limit:
+                    break
+                _piece(out, node.next, doc, _parent_of(node), make, 1, made, classes)
+        level = _parent_of(level)
+    del out[limit:]
+    return out
+
+
+cdef int _back(xmlNode* node, list out, int limit, cetree._Document doc, object make, bint classes) except -1:
+    """The pieces of `node` backwards (its tail, its children's from the last, its text) into `out`, to `limit`."""
+    cdef xmlNode* child
+    if len(out) >= limit:
+        return 0
+    _piece(out, node.next, doc, _parent_of(node), make, -1, _NONE, classes)
+    if node.type == tree.XML_ELEMENT_NODE and not _skipped(node):
+        child = _like_before(node.last)
+        while child is not NULL:
+            _back(child, out, limit, doc, make, classes)
+            if len(out) >= limit:
+                return 0
+            child = _like_before(child.prev)
+        _piece(out, node.children, doc, node, make, -1, _NONE, classes)
+    return 0
+
+
+def pieces_before(head, int limit, make, skip, bint classes=True):
+    """The first `limit` text pieces before the headline element `head`, nearest first, as
+    `stemmer.metadata.visible._pieces_before` reads them (distances -1, -2, ...)."""
+    cdef xmlNode* node = (<cetree._Element?>head)._c_node
+    cdef cetree._Document doc = (<cetree._Element>head)._doc
+    cdef xmlNode* sib
+    cdef list out = []
+    _set_skip(skip)
+    while node is not NULL and not _is_body(node) and len(out) < limit:
+        sib = _like_before(node.prev)
+        while sib is not NULL:
+            _back(sib, out, limit, doc, make, classes)
+            if len(out) >= limit:
+                break
+            sib = _like_before(sib.prev)
+        node = _parent_of(node)
+        if node is not NULL:
+            _piece(out, node.children, doc, node, make, -1, _NONE, classes)
+    del out[limit:]
+    return out

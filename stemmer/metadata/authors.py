@@ -1,6 +1,7 @@
 """Clean a byline to the names it gives: "By Jane Doe and John Roe | March 5, 2024" → "Jane Doe, John Roe"."""
 from __future__ import annotations
 
+import functools
 import html
 import re
 
@@ -28,6 +29,7 @@ MAX_NAME = 60  # characters; a longer part is a sentence, not a name
 MAX_WORDS = 6
 
 
+@functools.lru_cache(maxsize=4096)  # a site's pages repeat their bylines and author tags
 def clean_author(text: str | None) -> str | None:
     """The names a byline gives, joined with ", ", without "By", roles, dates, e-mails or links.
 

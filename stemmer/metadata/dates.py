@@ -79,6 +79,8 @@ _NUMERIC = re.compile(r"(?<!\d)(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d/.-
 _CJK = re.compile(r"(\d{4})\s*[年년.]\s*(\d{1,2})\s*[月월.]\s*(\d{1,2})\s*[日일]?")
 # "March 5, 2024", "Mon Nov 23, 2015", "March, 24 2016"
 _NAME_DAY_YEAR = re.compile(rf"(?<!\w)({_WORD}),?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})(?!\d)", re.I)
+# What every match of `_NAME_DAY_YEAR` holds, found without trying a word at each position of the text.
+_DAY_YEAR = re.compile(r"\d(?:st|nd|rd|th)?,?\s+\d{4}(?!\d)", re.I)
 # "5 March 2024", "5. März 2024", "5 de marzo de 2024", "28 Julho 2014", "5-Mar-2024"
 _DAY_NAME_YEAR = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th|er|º|°)?\.?(?:\s+de(?=\s)|\s*[-/])?\s*({_WORD})"
                             rf"(?:\s+del?(?=\s)|,)?\s*[-/]?\s*(\d{{4}})(?!\d)", re.I)
@@ -203,7 +205,7 @@ def _first_date(text: str, month_first: bool, forced: bool) -> tuple[date, int] 
     for rx, order in ((_NAME_DAY_YEAR, "mdy"), (_DAY_NAME_YEAR, "dmy"), (_YEAR_NAME_DAY, "ymd")) if year else ():
         if best is not None and best[0] == 0:
             break  # no date starts earlier
-        for m in rx.finditer(text):
+        for m in rx.finditer(text) if rx is not _NAME_DAY_YEAR or _DAY_YEAR.search(text) else ():
             if best is not None and m.start() >= best[0]:
                 break  # nor could it be taken, or a later one
             parts = dict(zip(order, (m[1], m[2], m[3])))

@@ -34,6 +34,8 @@ AUTHOR_META = ("author", "article:author", "og:article:author", "dc.creator", "d
                "parsely-author", "byl", "citation_author", "book:author")  # not twitter:creator: a handle
 TITLE_META = ("og:title", "twitter:title", "headline", "dc.title", "parsely-title", "sailthru.title")
 SITE_META = ("og:site_name", "application-name", "apple-mobile-web-app-title", "twitter:site")
+# The meta tags read for their statements (a page's others, such as viewport or robots, are passed by).
+_READ_META = frozenset(PUBLISHED_META + MODIFIED_META + AUTHOR_META + TITLE_META + SITE_META)
 # Meta tags the title step reads by their first value (`PageSignals.og_title`, ...).
 _SOCIAL_META = frozenset({"og:title", "twitter:title", "og:type"})
 # JSON-LD types that describe the page's own content (their fields win over a WebSite's or an Organization's).
@@ -283,11 +285,14 @@ def _read_meta(metas, dates, modified, authors, titles, sites, lang) -> dict[str
         named = meta.get("property") or meta.get("name")
         key = (named or meta.get("itemprop") or meta.get("http-equiv") or "")
         if key:
-            found.setdefault(key.lower(), []).append(content)
+            if (low := key.lower()) in _READ_META:
+                found.setdefault(low, []).append(content)
             if named and (named := named.lower()) in _SOCIAL_META and named not in social:
                 social[named] = " ".join(content.split())
                 if named != "og:type":
                     social.setdefault("social", social[named])
+    if not found:
+        return social
     for keys, out, kind in ((PUBLISHED_META, dates, "date"), (MODIFIED_META, modified, "date"),
                             (AUTHOR_META, authors, "author"), (TITLE_META, titles, "text"),
                             (SITE_META, sites, "text")):
@@ -342,7 +347,7 @@ def _url_dates(url: str | None) -> list[Signal]:
 def _read_rel_author(links, authors) -> None:
     """Links marked ``rel=author``, in page order."""
     for a in links:
-        if "author" in a.get("rel").lower().split() and (name := clean_author(_text(a))):
+        if "author" in (rel := a.get("rel").lower()) and "author" in rel.split() and (name := clean_author(_text(a))):
             authors.append(Signal(name, "rel-author", "rel", _text(a)))
 
 

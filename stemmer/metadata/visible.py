@@ -14,8 +14,14 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from stemmer.blocks.segment import walker_in_use
 from stemmer.metadata.authors import BYLINE_LEAD, clean_author
 from stemmer.metadata.dates import MONTHS, parse_date
+
+try:  # the same pieces, found in C (no lxml proxy, no Python step per element passed)
+    from stemmer.blocks._walker import pieces_after as _compiled_after, pieces_before as _compiled_before
+except ImportError:  # no compiler at install time: the walks below in Python
+    _compiled_after = _compiled_before = None
 
 AFTER = 30   # text pieces read after the headline (a header's date, byline, reading time, share links)
 BEFORE = 8   # and before it (a kicker line: category and date)
@@ -31,15 +37,18 @@ _OTHER_HEADINGS = frozenset({"h2", "h3", "h4"})
 _NEVER_HEADLINE = frozenset({"a", "meta", "img"})
 _BYLINE_CLASS = re.compile(r"author|byline|writer|posted-?by", re.I)
 _NOT_BYLINE_CLASS = re.compile(r"comment|avatar|bio|description|about|follow|social|share|image|photo|img", re.I)
+_BYLINE_CLASSES: dict[str, bool] = {}  # `_byline_class`'s answers
+_BYLINE_CLASSES_MAX = 4096  # answers kept: a run of many sites starts over now and then
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen one costs a microsecond to make, and a page reads dozens
 class Piece:
-    """A piece of text near the headline: its text, the element holding it, and its distance (negative: before)."""
+    """A piece of text near the headline: its text, the element holding it, its distance (negative: before)."""
 
     text: str
     owner: object
     distance: int
+    classes: str | None = None  # `_classes` of its owner, once read
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,24 +117,25 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
     head = headline_element(root, title, h1s)
     if head is None:
         return Visible()
-    pieces = _Around(head, BEFORE if find_date else BYLINE_BEFORE)
+    pieces = _Around(head, BEFORE if find_date else BYLINE_BEFORE, with_classes=find_author)
     found_date = updated = author = date_text = None
     above = False
     for p in pieces:  # after the headline first, nearest first
-        text, after = p.text, pieces.at(p.distance + 1)
+        text = p.text
         if find_date:
             # A long piece is prose unless a date opens it (`_prose`): read whole only if one does.
             opened = len(text) <= PROSE or parse_date(text[:PROSE // 2]) is not None
             iso = parse_date(text, lang=lang, reference=reference) if opened else None
-            if iso is None and after is not None and len(text) < 20 and _date_part(text):
+            if iso is None and len(text) < 20 and (after := pieces.at(p.distance + 1)) is not None \
+                    and _date_part(text):
                 text = f"{text} {after.text}"  # a date cut in two: "Dec" "4, 2025"
                 iso = parse_date(text, lang=lang, reference=reference)
             if iso and not _prose(text, iso):
-                label = f"{text} {pieces.classes(p.owner)}"
+                label = f"{text} {pieces.classes(p)}"
                 before = pieces.at(p.distance - 1)
                 if before is not None and len(before.text) < 30 and not _LABEL_AFTER.match(before.text):
                     label += " " + before.text  # "Updated:" "March 2, 2024"
-                if after is not None and _LABEL_AFTER.match(after.text):
+                if (after := pieces.at(p.distance + 1)) is not None and _LABEL_AFTER.match(after.text):
                     label += " " + after.text   # "2025-01-08" "に更新" (Japanese and Korean label after the date)
                 if found_date is None and (updated is None or not _UPDATED.search(label)):
                     date_text, above = text, p.distance < 0
@@ -134,7 +144,7 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
                 else:
                     found_date = found_date or iso
         if find_author and author is None and p.distance >= -BYLINE_BEFORE and len(p.text) < 120:
-            author = _byline(p, after, pieces)
+            author = _byline(p, pieces)
         if (found_date or not find_date) and (author or not find_author):
             break
     return Visible(found_date, updated, author, date_text, above)
@@ -152,17 +162,45 @@ def _prose(text: str, iso: str) -> bool:
     return parse_date(text[:PROSE // 2]) != iso
 
 
-def _byline(p: Piece, following: Piece | None, pieces: _Around) -> str | None:
+def _byline(p: Piece, pieces: _Around) -> str | None:
     """The name a piece gives as a byline: "By Jane Doe", a bare "By" before a name, or a byline element's text."""
     text = p.text
     if BYLINE_LEAD.match(text):
-        if clean_author(text) is None and following is not None and following.distance == p.distance + 1:
+        if clean_author(text) is None and (following := pieces.at(p.distance + 1)) is not None \
+                and following.distance == p.distance + 1:
             text = f"{text} {following.text}"  # "By" <a>Jane Doe</a>
         return clean_author(text)
-    classes = pieces.classes(p.owner)
-    if _BYLINE_CLASS.search(classes) and not _NOT_BYLINE_CLASS.search(classes):
+    if _byline_class(pieces.classes(p)):
         return clean_author(text)
     return None
+
+
+def _classes(el, words: dict) -> str:
+    """The class, id, itemprop and rel of an element, its parent and grandparent; `words`: those
+    of the elements read before (pieces share their parents)."""
+    out = []
+    for _ in range(3):
+        if el is None:
+            break
+        own = words.get(el)
+        if own is None:
+            own = words[el] = (f'{el.get("class") or ""} {el.get("id") or ""} '
+                               f'{el.get("itemprop") or ""} {el.get("rel") or ""}')
+        out.append(own)
+        el = el.getparent()
+    return " ".join(out)
+
+
+def _byline_class(classes: str) -> bool:
+    """Whether an element's classes (`_Around.classes`) name a byline, and nothing that is not one;
+    once per string (`_BYLINE_CLASSES`: a site's pages share their classes)."""
+    found = _BYLINE_CLASSES.get(classes)
+    if found is None:
+        if len(_BYLINE_CLASSES) >= _BYLINE_CLASSES_MAX:
+            _BYLINE_CLASSES.clear()
+        found = _BYLINE_CLASSES[classes] = bool(_BYLINE_CLASS.search(classes)
+                                                and not _NOT_BYLINE_CLASS.search(classes))
+    return found
 
 
 class _Around:
@@ -171,40 +209,36 @@ class _Around:
 
     Iterates the `AFTER` pieces after the headline, nearest first, then `before` pieces before it;
     `at(distance)` is the piece at that distance (negative: before), None where there is none.
+    `with_classes`: the compiled walk reads each piece's `classes` as it goes (for a byline search,
+    which asks most of them); else they are read where asked.
     """
 
     FIRST = 8  # pieces after the headline walked at first; all `AFTER` once one past them is asked
 
-    def __init__(self, head, before: int):
-        self.head, self.before_limit = head, before
-        self.after = _After(head)
+    def __init__(self, head, before: int, with_classes: bool = True):
+        self.head, self.before_limit, self.with_classes = head, before, with_classes
+        self.in_c = _compiled_after is not None and walker_in_use() == "compiled"
+        self.after = _AfterInC(head, with_classes) if self.in_c else _After(head)
         self.before: list[Piece] | None = None
-        self._words: dict = {}  # element -> its class, id, itemprop and rel (`classes`)
+        self._words: dict = {}  # element -> its class, id, itemprop and rel (`_classes`)
 
-    def classes(self, el) -> str:
-        """The class and id words of an element, its parent and grandparent (a byline's name sits in an
-        inner span); each element's read once, as pieces share their parents."""
-        words = []
-        for _ in range(3):
-            if el is None:
-                break
-            own = self._words.get(el)
-            if own is None:
-                own = self._words[el] = (f'{el.get("class") or ""} {el.get("id") or ""} '
-                                         f'{el.get("itemprop") or ""} {el.get("rel") or ""}')
-            words.append(own)
-            el = el.getparent()
-        return " ".join(words)
+    def classes(self, p: Piece) -> str:
+        """`_classes` of a piece's element (a byline's name sits in an inner span), once."""
+        if p.classes is None:
+            p.classes = _classes(p.owner, self._words)
+        return p.classes
 
     def at(self, distance: int) -> Piece | None:
         if distance > 0:
-            after = self.after.pieces
-            if len(after) < distance <= AFTER:  # the first few, then all
+            if len(self.after.pieces) < distance <= AFTER:  # the first few, then all
                 self.after.walk(self.FIRST if distance <= self.FIRST else AFTER)
+            after = self.after.pieces
             return after[distance - 1] if distance <= len(after) else None
         if distance < 0:
             if self.before is None:
-                self.before = _pieces_before(self.head, self.before_limit)
+                self.before = (_compiled_before(self.head, self.before_limit, Piece, _SKIP, self.with_classes)
+                               if self.in_c
+                               else _pieces_before(self.head, self.before_limit))
             return self.before[-distance - 1] if -distance <= len(self.before) else None
         return None
 
@@ -259,6 +293,22 @@ class _After:
                 stack.append((iter(child), child, child))
             elif (text := child.tail) and not text.isspace():
                 pieces.append(Piece(" ".join(text.split()), owner, len(pieces) + 1))
+
+
+class _AfterInC:
+    """`_After`'s pieces from the compiled walk (`stemmer.blocks._walker.pieces_after`): asked for
+    more, it walks again from the headline, keeping the pieces it made (in C, a fraction of the cost
+    of the Python walk)."""
+
+    def __init__(self, head, with_classes: bool):
+        self.head, self.with_classes = head, with_classes
+        self.pieces: list[Piece] = []
+        self._asked = 0
+
+    def walk(self, limit: int) -> None:
+        if limit > self._asked == len(self.pieces):  # else it found as many already, or it has ended
+            self._asked = limit
+            self.pieces = _compiled_after(self.head, limit, Piece, _SKIP, self.pieces, self.with_classes)
 
 
 def _pieces_before(head, limit: int) -> list[Piece]:

@@ -1,7 +1,13 @@
 import gc
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from lxml import etree
 
 from stemmer.blocks import parse_html
-from stemmer.metadata import visible_metadata
+from stemmer.metadata import visible, visible_metadata
 
 
 def page(body):
@@ -81,3 +87,71 @@ def test_reading_the_headline_s_surroundings_leaves_no_reference_cycle():
         assert gc.collect() == 0
     finally:
         gc.enable()
+
+
+def _pieces(pieces):
+    return [(p.text, p.owner, p.distance, visible._classes(p.owner, {}) if p.classes is None else p.classes)
+            for p in pieces]
+
+
+_AROUND = [
+    '<div><p>kicker <b>bold</b> tail</p><span>a</span></div><header><em>x</em> y<h1>Title</h1> tail of h1'
+    '<script>var a = 1;</script> after script<svg><text>no</text></svg>after svg<!-- c --> after comment'
+    '<div class="meta">By <a href="/u">Ann</a>, <time>May 2, 2024</time></div></header> tail of header'
+    '<p>\u00a0\u3000</p><p>  spaced\n\t out  </p><p>日本語 の テキスト</p><?pi x?> after pi',
+    '<h1>At the end</h1>',
+    '<section><div><div><h1>Deep</h1></div>between</div>' + "".join(f"<p>p{i} <i>i{i}</i></p>" for i in range(40))
+    + '</section><footer>foot</footer>',
+]
+
+
+@pytest.mark.skipif(visible._compiled_after is None, reason="the compiled walker is not built")
+@pytest.mark.parametrize("body", _AROUND)
+def test_the_compiled_walk_finds_the_python_walk_s_pieces(body):
+    # Comments and processing instructions kept (parse_html drops them): their tails are pieces.
+    root = etree.fromstring(f"<html><head><title>T</title></head><body>{body}</body></html>", etree.HTMLParser())
+    for head in root.iter():
+        for limit in (1, 3, 8, 30, 100):
+            python = visible._After(head)
+            python.walk(limit)
+            assert _pieces(visible._compiled_after(head, limit, visible.Piece, visible._SKIP)) \
+                == _pieces(python.pieces[:limit])
+            assert _pieces(visible._compiled_before(head, limit, visible.Piece, visible._SKIP)) \
+                == _pieces(visible._pieces_before(head, limit))
+        unread = visible._compiled_after(head, 30, visible.Piece, visible._SKIP, [], False)
+        assert all(p.classes is None or p.owner is None for p in unread)
+        assert _pieces(unread) == _pieces(visible._compiled_after(head, 30, visible.Piece, visible._SKIP))
+        shorter = visible._compiled_after(head, 3, visible.Piece, visible._SKIP)
+        longer = visible._compiled_after(head, 30, visible.Piece, visible._SKIP, shorter)
+        assert longer[:3] == shorter and _pieces(longer) == _pieces(visible._compiled_after(head, 30, visible.Piece,
+                                                                                           visible._SKIP))
+
+
+def test_both_walks_read_the_same_around_the_headline(monkeypatch):
+    root = page(_AROUND[0] + '<p>Updated June 3, 2024</p><p class="byline-x">Bob Roe</p>')
+    shown = visible_metadata(root)
+    monkeypatch.setattr(visible, "_compiled_after", None)
+    assert visible_metadata(root) == shown and shown.author == "Ann"
+
+
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+
+@pytest.mark.skipif(visible._compiled_after is None, reason="the compiled walker is not built")
+@pytest.mark.skipif(not DATA.is_dir(), reason=f"no data sets in {DATA}")
+def test_both_walks_find_the_same_pieces_on_the_data_sets():
+    # Every 40th page of each set: around its headings and every 50th element.
+    for pages in sorted(DATA.glob("*/pages.jsonl.gz")):
+        with gzip.open(pages, "rt", encoding="utf-8") as f:
+            for n, line in enumerate(f):
+                if n % 40 or (root := parse_html(json.loads(line)["html"])) is None:
+                    continue
+                elements = [el for el in root.iter() if isinstance(el.tag, str)]
+                for head in [el for el in elements if el.tag in ("h1", "h2")] + elements[::50]:
+                    python = visible._After(head)
+                    python.walk(visible.AFTER)
+                    where = f"{pages.parent.name} page {n}, <{head.tag}>"
+                    assert _pieces(visible._compiled_after(head, visible.AFTER, visible.Piece, visible._SKIP)) \
+                        == _pieces(python.pieces[:visible.AFTER]), where
+                    assert _pieces(visible._compiled_before(head, visible.BEFORE, visible.Piece, visible._SKIP)) \
+                        == _pieces(visible._pieces_before(head, visible.BEFORE)), where
