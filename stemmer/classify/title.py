@@ -122,7 +122,7 @@ class TitleSources:
             titled, tags = _compiled_title_blocks(blocks, table.ancestors, table.elements, TITLE_WORDS, _HEADING_TAGS)
         else:
             titled, tags = _title_blocks(blocks, table.ancestors, table.elements)
-        headings = tuple((i, tags.get(i, blocks[i].tag), blocks[i].text) for i in sorted(tags.keys() | titled))
+        headings = tuple([(i, tags.get(i, blocks[i].tag), blocks[i].text) for i in sorted(tags.keys() | titled)])
         h1s = tuple(text for _, tag, text in headings if tag == "h1")
         if signals is None:
             return cls(None, None, "", headings, frozenset(titled), h1s)

@@ -154,8 +154,10 @@ def drop_captions(table, chosen):
     need it, and the classifier, which reads it as a sentence, keeps it.
     """
     elements, ancestors, shown = table.elements, table.ancestors, np.flatnonzero(chosen).tolist()
-    captioning = {e for e in {e for i in shown for e in ancestors[i][-2:]}
-                  if elements[e][0] == "figcaption" or not CAPTION_WORDS.isdisjoint(elements[e][1])}
+    inner = {anc[-1] for i in shown if (anc := ancestors[i])}
+    near = inner.union(table.parent[e] for e in inner)  # each block's last two ancestors (-1: the root's parent)
+    near.discard(-1)
+    captioning = {e for e in near if elements[e][0] == "figcaption" or not CAPTION_WORDS.isdisjoint(elements[e][1])}
     if not captioning:
         return chosen
     candidates = {i: els for i in shown if (els := [e for e in ancestors[i][-2:] if e in captioning])}
@@ -358,11 +360,14 @@ def article_words(table, run: list[int], container: int | None, mass: dict[int, 
     of the run's `mass` or more."""
     total = sum(mass[i] for i in run)
     held: dict[str, float] = {}
+    around: dict[int, set[str]] = {}  # per innermost element (its chain is its blocks'), the words inside `container`
     for i in run:
-        anc = table.ancestors[i]
-        if container not in anc or region_words.keys().isdisjoint(anc):
+        if not (anc := table.ancestors[i]):
             continue
-        words = set().union(*(region_words.get(e, ()) for e in anc[anc.index(container) + 1:]))
+        words = around.get(anc[-1])
+        if words is None:
+            words = around[anc[-1]] = (set() if container not in anc or region_words.keys().isdisjoint(anc) else
+                                       set().union(*(region_words.get(e, ()) for e in anc[anc.index(container) + 1:])))
         for word in words:
             held[word] = held.get(word, 0.0) + mass[i]
     return {w for w, m in held.items() if total > 0 and m >= OWN_WORD_SHARE * total}
