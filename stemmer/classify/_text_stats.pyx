@@ -478,16 +478,17 @@ cdef class Describer:
     """`stemmer.classify.features._describe` as a callable: (tag, class, id) -> ((tag, words), kind).
 
     The words of an ASCII class or id value (runs of two or more letters a-z once
-    lower-cased) are cut here; a value that is not ASCII, or that holds a word of
-    `_KIND_WORDS`, goes to `entry` (features' Python, whose regexes decide it).
-    Answers per value are kept in `values`, the dict the Python path keeps them in.
+    lower-cased) are cut here, and its kind is 0 unless it holds a word of `_KIND_WORDS`:
+    then `kind_of` (features' Python, whose regexes decide it) gives it.  A value that is
+    not ASCII goes to `entry` (its words and kind).  Answers per value are kept in `values`,
+    the dict the Python path keeps them in.
     """
 
     cdef dict values
-    cdef object entry
+    cdef object entry, kind_of
 
-    def __init__(self, dict values, entry):
-        self.values, self.entry = values, entry
+    def __init__(self, dict values, entry, kind_of):
+        self.values, self.entry, self.kind_of = values, entry, kind_of
 
     cdef tuple _value(self, str value):
         cdef tuple known = self.values.get(value)
@@ -527,7 +528,7 @@ cdef class Describer:
                     start = -1
             for kind_word in _KIND_WORDS:
                 if strstr(low, kind_word) is not NULL:
-                    return tuple(self.entry(value))
+                    return tuple(words), <int>self.kind_of(value)
         finally:
             free(low)
         return tuple(words), 0

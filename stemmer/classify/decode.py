@@ -62,7 +62,12 @@ def _logit(p: np.ndarray) -> np.ndarray:
 @functools.lru_cache(maxsize=100_000)  # a page repeats its few paths
 def plain_path(path: tuple[str, ...]) -> tuple[str, ...]:
     """A block's tag path with class and id set aside."""
-    return tuple(enc.split(".", 1)[0].split("#", 1)[0] for enc in path)
+    return tuple(map(_plain_step, path))
+
+
+@functools.lru_cache(maxsize=100_000)  # a site's paths share their steps, and sites share many
+def _plain_step(enc: str) -> str:
+    return enc.split(".", 1)[0].split("#", 1)[0]
 
 
 def chosen_runs(chosen) -> list[list[int]]:
@@ -91,12 +96,18 @@ def shared_chain(chains: list[tuple[int, ...]]) -> tuple[int, ...]:
 
 
 def run_container(table, run: list[int]) -> int | None:
-    """The innermost element holding every block of `run` (a lone block's parent), or None."""
+    """The innermost element holding every block of `run` (block indexes in page order; a lone block's parent), or None."""
     if len(run) == 1:
         anc = table.ancestors[run[0]]
         return anc[-2] if len(anc) > 1 else None
-    shared = shared_chain([table.ancestors[i] for i in run])
+    shared = shared_chain(outer_chains(table, run))
     return shared[-1] if shared else None
+
+
+def outer_chains(table, blocks: list[int]) -> list[tuple[int, ...]]:
+    """The ancestor chains of the first and the last of `blocks` (indexes in page order): what they share,
+    every block between them has around it (an element is open from its first block to its last)."""
+    return [table.ancestors[blocks[0]], table.ancestors[blocks[-1]]]
 
 
 def block_terms(table, probs, threshold: float) -> np.ndarray:

@@ -139,11 +139,18 @@ def _element_kind(cls: str | None, ident: str | None) -> str | None:
     for value in (ident, cls):
         if value and _KIND_WORDS.search(low := value.lower()):
             for token in low.split():
-                if m := _ELEMENT_KIND.fullmatch(token):
-                    if m.group("comment") is not None:
-                        return "comment"
-                    kind = "content"
+                if (found := _token_kind(token)) == "comment":
+                    return found
+                kind = kind or found
     return kind
+
+
+@functools.lru_cache(maxsize=100_000)  # sites share their class tokens (`text-center`, `entry-content`)
+def _token_kind(token: str) -> str | None:
+    """``comment`` where a class or id token names a comment, ``content`` where it names an article's body."""
+    if m := _ELEMENT_KIND.fullmatch(token):
+        return "comment" if m.group("comment") is not None else "content"
+    return None
 
 
 def page_table(root, *, walker: str | None = None) -> PageTable:
@@ -193,11 +200,17 @@ def _value(value: str) -> tuple[tuple[str, ...], int]:
 
 def _value_entry(value: str) -> tuple[tuple[str, ...], int]:
     """A class or id value's words and kind code."""
-    return _attr_words(value, None), _KIND_CODE[_element_kind(value, None)]
+    return _attr_words(value, None), _value_kind(value)
 
 
-# `_describe` in C (ASCII values; it asks `_value_entry` for the others), sharing `_VALUES`.
-_compiled_describe = _CompiledDescriber(_VALUES, _value_entry) if _CompiledDescriber is not None else None
+def _value_kind(value: str) -> int:
+    return _KIND_CODE[_element_kind(value, None)]
+
+
+# `_describe` in C (ASCII values, asking `_value_kind` where a value may name a comment or body;
+# `_value_entry` for the others), sharing `_VALUES`.
+_compiled_describe = (_CompiledDescriber(_VALUES, _value_entry, _value_kind) if _CompiledDescriber is not None
+                      else None)
 
 
 class _TableRecorder:

@@ -86,10 +86,10 @@ class TreeScorer:
         return self._numpy_decision(X)
 
     def __getstate__(self) -> dict:
-        return {k: v for k, v in self.__dict__.items() if k != "_trees"}  # the packed records are rebuilt
+        return {k: v for k, v in self.__dict__.items() if k != "_trees"}  # the compiled tables are rebuilt
 
     def _packed(self):
-        """The compiled walk's node records, packed on first use (the arrays are not changed after)."""
+        """The compiled decision's tables (`_trees.Trees`), built on first use (the arrays are not changed after)."""
         packed = self.__dict__.get("_trees")
         if packed is None:
             packed = self.__dict__["_trees"] = _trees.Trees(

@@ -70,10 +70,6 @@ FEATURES = (tuple(f"src_{s}" for s in SOURCES) + (
     "p_art", "p_prod", "p_has_date", "p_has_author", "p_nh1", "p_ogweb", "p_nblocks", "rule", "inblock", "p_own"))
 
 
-def _dice(a: set[str], b: set[str]) -> float:
-    return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
-
-
 def _key(text: str) -> str:
     """A title as exact match compares it: NFKC, case-folded, spaces collapsed."""
     if text.isascii():  # NFKC leaves ASCII as it is, and case-folds it to its lower case
@@ -126,7 +122,7 @@ class TitleSources:
             titled, tags = _compiled_title_blocks(blocks, table.ancestors, table.elements, TITLE_WORDS, _HEADING_TAGS)
         else:
             titled, tags = _title_blocks(blocks, table.ancestors, table.elements)
-        headings = tuple((i, tags.get(i, blocks[i].tag), blocks[i].text) for i in sorted(tags.keys() | titled))
+        headings = tuple([(i, tags.get(i, blocks[i].tag), blocks[i].text) for i in sorted(tags.keys() | titled)])
         h1s = tuple(text for _, tag, text in headings if tag == "h1")
         if signals is None:
             return cls(None, None, "", headings, frozenset(titled), h1s)
@@ -177,7 +173,7 @@ def rule_title(table: PageTable, sources: TitleSources) -> tuple[str | None, int
     for i, tag, text in sources.headings:
         if len(text) > MAX_TITLE or (tag not in ("h1", "h2", "h3") and i not in titled):
             continue
-        score = 0.0  # `_dice` with each reference (both non-empty), inline: pages have hundreds of headings
+        score = 0.0  # Dice's coefficient with each reference (both non-empty), inline: pages have hundreds of headings
         if words := words_of(text):
             score = 2 * len(words & first) / (len(words) + n_first)
             if second is not None:
@@ -222,12 +218,11 @@ def title_candidates(table: PageTable, signals: PageSignals, sources: TitleSourc
     found: dict[str, Candidate] = {}
 
     def add(text: str, source: str, block: int | None = None, span: tuple[int, int, int] | None = None) -> None:
-        if "&" in text and ";" in text:  # escaped twice in the page ("SQL &amp;#x26; AI"): a reader sees "&"
-            text = html.unescape(text)
-        text = " ".join(text.split())
-        if not text or len(text) > MAX_TITLE:
-            return
-        c = found.get(key := text.lower() if text.isascii() else _key(text))  # `_key`'s, the text spaced already
+        if (spaced := _spaced(text)) is not None:
+            put(*spaced, source, block, span)
+
+    def put(text: str, key: str, source: str, block: int | None, span: tuple[int, int, int] | None) -> None:
+        c = found.get(key)
         if c is None:
             c = found[key] = Candidate(text)
         c.sources.add(source)
@@ -240,12 +235,24 @@ def title_candidates(table: PageTable, signals: PageSignals, sources: TitleSourc
         add(text, "head" if i == 0 and j == n - 1 else "headpart", span=(i, j, n))
     for s in signals.titles:
         add(s.value, s.key if s.source == "meta" else "ld")
-    for i, tag, text in sources.headings:
-        if tag in _HEADING_TAGS:
-            add(text, tag, block=i)
-        if i in sources.titled:
-            add(text, "titley", block=i)
+    titled = sources.titled
+    for i, tag, text in sources.headings:  # a heading's text spaced once for its tag and its title class
+        if (spaced := _spaced(text)) is not None:
+            if tag in _HEADING_TAGS:
+                put(*spaced, tag, i, None)
+            if i in titled:
+                put(*spaced, "titley", i, None)
     return found
+
+
+def _spaced(text: str) -> tuple[str, str] | None:
+    """A candidate's text as a reader sees it, spaces collapsed, and its key (`_key`); None if empty or too long."""
+    if "&" in text and ";" in text:  # escaped twice in the page ("SQL &amp;#x26; AI"): a reader sees "&"
+        text = html.unescape(text)
+    text = " ".join(text.split())
+    if not text or len(text) > MAX_TITLE:
+        return None
+    return text, text.lower() if text.isascii() else _key(text)  # `_key`'s, the text spaced already
 
 
 def _in_blocks(table: PageTable, keys: set[str]) -> set[str]:
@@ -309,8 +316,9 @@ def candidate_features(table: PageTable, signals: PageSignals, sources: TitleSou
     cand_w = [words(c.text) for c in cands]
     X[:, at["nsrc"]] = [len(c.sources & _AGREEING) for c in cands]
     for name, other in (("d_head", head_w), ("d_og", og_w), ("d_h1", h1_w), ("d_ld", ld_w)):
-        if other:
-            X[:, at[name]] = [_dice(w, other) for w in cand_w]
+        if other:  # Dice's coefficient (0 for no words), inline: a page has up to hundreds of candidates
+            n_other = len(other)
+            X[:, at[name]] = [2 * len(w & other) / (len(w) + n_other) if w else 0.0 for w in cand_w]
     X[:, at["has_og"]:at["has_ld"] + 1] = (float(bool(og_w)), float(bool(h1_w)), float(bool(ld_w)))
     if site_w:
         X[:, at["site_in"]] = [float(bool(w & site_w)) for w in cand_w]

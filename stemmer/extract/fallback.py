@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from stemmer.classify.decode import chosen_runs, plain_path, run_container, shared_chain
+from stemmer.classify.decode import chosen_runs, outer_chains, plain_path, run_container, shared_chain
 from stemmer.errors import ModelError
 from stemmer.extract.apply import ExtractedBlock, Extraction
 
@@ -154,8 +154,10 @@ def drop_captions(table, chosen):
     need it, and the classifier, which reads it as a sentence, keeps it.
     """
     elements, ancestors, shown = table.elements, table.ancestors, np.flatnonzero(chosen).tolist()
-    captioning = {e for e in {e for i in shown for e in ancestors[i][-2:]}
-                  if elements[e][0] == "figcaption" or not CAPTION_WORDS.isdisjoint(elements[e][1])}
+    inner = {anc[-1] for i in shown if (anc := ancestors[i])}
+    near = inner.union(table.parent[e] for e in inner)  # each block's last two ancestors (-1: the root's parent)
+    near.discard(-1)
+    captioning = {e for e in near if elements[e][0] == "figcaption" or not CAPTION_WORDS.isdisjoint(elements[e][1])}
     if not captioning:
         return chosen
     candidates = {i: els for i in shown if (els := [e for e in ancestors[i][-2:] if e in captioning])}
@@ -227,8 +229,7 @@ def drop_boilerplate_regions(table, probs, chosen):
     anchor = max(runs[core], key=mass.__getitem__)
     around_anchor = set(ancestors[anchor])
     # The `BOILERPLATE_WORDS` of the elements around chosen blocks, where they have some.
-    region_words = {e: words for e in set().union(*(ancestors[i] for run in runs for i in run))
-                    if (words := region_marks(elements[e][1])[0])}
+    region_words = {e: words for e in _around(ancestors, shown) if (words := region_marks(elements[e][1])[0])}
     own = [i for r in structure for i in runs[r]]
     own_words = article_words(table, own, run_container(table, own) if len(structure) > 1 else container,
                               mass, region_words)
@@ -263,6 +264,18 @@ def drop_boilerplate_regions(table, probs, chosen):
             if not (marks_after if i > anchor else marks_before).isdisjoint(ancestors[i]):
                 chosen[i] = False
     return chosen
+
+
+def _around(ancestors: list[tuple[int, ...]], blocks: list[int]) -> set[int]:
+    """The elements around any of `blocks`: each chain read from its innermost element out, to the first
+    element met before (the elements around that one are in already)."""
+    found: set[int] = set()
+    for i in blocks:
+        for e in reversed(ancestors[i]):
+            if e in found:
+                break
+            found.add(e)
+    return found
 
 
 @functools.lru_cache(maxsize=100_000)
@@ -330,7 +343,7 @@ def in_sidebar(table, runs: list[list[int]]) -> list[bool]:
     chosen block, has a class or id word holding `SIDEBAR_WORD`: the page's side column.  All
     False where every run is in one (a wrapper such as `has-sidebar` around the article and its
     column is no column of its own)."""
-    common = set(shared_chain([table.ancestors[i] for run in runs for i in run]))
+    common = set(shared_chain(outer_chains(table, [runs[0][0], runs[-1][-1]])))
     side = []
     for run in runs:
         e = run_container(table, run)
@@ -347,11 +360,14 @@ def article_words(table, run: list[int], container: int | None, mass: dict[int, 
     of the run's `mass` or more."""
     total = sum(mass[i] for i in run)
     held: dict[str, float] = {}
+    around: dict[int, set[str]] = {}  # per innermost element (its chain is its blocks'), the words inside `container`
     for i in run:
-        anc = table.ancestors[i]
-        if container not in anc or region_words.keys().isdisjoint(anc):
+        if not (anc := table.ancestors[i]):
             continue
-        words = set().union(*(region_words.get(e, ()) for e in anc[anc.index(container) + 1:]))
+        words = around.get(anc[-1])
+        if words is None:
+            words = around[anc[-1]] = (set() if container not in anc or region_words.keys().isdisjoint(anc) else
+                                       set().union(*(region_words.get(e, ()) for e in anc[anc.index(container) + 1:])))
         for word in words:
             held[word] = held.get(word, 0.0) + mass[i]
     return {w for w, m in held.items() if total > 0 and m >= OWN_WORD_SHARE * total}

@@ -139,7 +139,7 @@ def test_compiled_element_description_equals_the_python_one():
             "nav", "x", "ab", "a1b", "  ", "-", "_", "\u212a", "İ", "é", "\t", "Respond", "article__body",
             "hentry", "storytext", "content-main"]
     rng = random.Random(3)
-    compiled = features._CompiledDescriber({}, features._value_entry)
+    compiled = features._CompiledDescriber({}, features._value_entry, features._value_kind)
     for _ in range(2000):
         cls, ident = ("".join(rng.choice(pool) + rng.choice(["", " ", "-"]) for _ in range(rng.randint(0, 5)))
                       if rng.random() < 0.9 else None for _ in range(2))

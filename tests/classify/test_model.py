@@ -85,6 +85,52 @@ def test_the_compiled_tree_walk_gives_numpys_sums():
         assert sums[0] == sums[1]
 
 
+def _leaf_sums(scorer, X) -> np.ndarray:
+    """Each row's leaf values added in tree order to the baseline, the leaves found node by node."""
+    out = np.full(len(X), scorer.baseline)
+    for i, row in enumerate(X):
+        for root in scorer.roots:
+            node = root
+            while not scorer.leaf[node]:
+                x = row[scorer.feature[node]]
+                left = x <= scorer.threshold[node] or (np.isnan(x) and scorer.missing_left[node])
+                node = scorer.left[node] if left else scorer.right[node]
+            out[i] += scorer.value[node]
+    return out
+
+
+@pytest.mark.parametrize("leaves", [31, 100])
+def test_the_compiled_decision_adds_each_trees_leaf_in_tree_order(leaves):
+    """Trees of up to 64 leaves are read feature by feature (QuickScorer's scan), larger ones walked:
+    either way the same leaves, added in the same order, for rows in groups of 8 and a short last one."""
+    from sklearn.ensemble import HistGradientBoostingClassifier
+
+    from stemmer.classify import scorers
+
+    if scorers._trees is None:
+        pytest.skip("the compiled tree walk is not built")
+    rng = np.random.default_rng(2)
+    X = rng.normal(size=(600, 5))
+    X[rng.random((600, 5)) < 0.1] = np.nan
+    y = (np.nan_to_num(X[:, 0]) * np.nan_to_num(X[:, 1]) + 0.3 * rng.normal(size=600) > 0).astype(int)
+    scorer = TreeScorer.from_sklearn(HistGradientBoostingClassifier(
+        max_iter=6, max_leaf_nodes=leaves, min_samples_leaf=2, random_state=0).fit(X, y))
+    assert (max(np.diff(np.append(scorer.roots, len(scorer.leaf)))) > 2 * 64) == (leaves > 64)
+    # rows of no NaN, of some, and the values either side of every float32 threshold
+    inner = ~scorer.leaf
+    near = scorer.threshold[inner].astype(np.float32)
+    edges = np.tile(np.nan_to_num(X[:1]).astype(np.float32), (3 * len(near), 1))
+    for k, (f, t) in enumerate(zip(scorer.feature[inner], near)):
+        for j, v in enumerate((np.nextafter(t, np.float32(-np.inf)), t, np.nextafter(t, np.float32(np.inf)))):
+            edges[3 * k + j, f] = v
+    for rows in (np.nan_to_num(X[:13]), X[:101], X, edges, edges.astype(np.float64)):
+        out = np.empty(len(rows))
+        scorer._packed().decide(np.ascontiguousarray(rows), out)
+        assert out.tobytes() == _leaf_sums(scorer, rows.astype(np.float64)).tobytes()
+    with pytest.raises(ValueError):
+        scorer._packed().decide(np.zeros((3, 2)), np.empty(3))  # fewer columns than the trees test
+
+
 def test_averaged_tree_scorers_decide_the_mean_of_their_decisions():
     X, scorers = _two_tree_scorers()
     mean = TreeScorer.mean(scorers)
