@@ -76,6 +76,7 @@ cdef class Trees:
     cdef uint64_t* all_leaves  # per tree, a bit per leaf
     cdef int* first_leaf     # per tree, its leftmost leaf's offset in `leaf_value`
     cdef double* leaf_value  # the leaves' values, tree by tree, left to right
+    cdef tuple tables  # the arrays the pointers above read
 
     def __cinit__(self, const int[::1] feature, const double[::1] threshold, const int[::1] left,
                   const int[::1] right, const unsigned char[::1] missing_left, const unsigned char[::1] leaf,
@@ -157,41 +158,33 @@ cdef class Trees:
         all_leaves = np.where(leaves == MAX_LEAVES, ~np.uint64(0),
                               (np.uint64(1) << np.minimum(leaves, MAX_LEAVES - 1)) - np.uint64(1))
         self.n_used = len(used)
-        self.used = _ints(used)
-        self.starts = _ints(np.append(starts, len(inner)))
-        self.cut = _doubles(threshold[inner])
-        self.cut32 = <float*>malloc(max(len(inner), 1) * sizeof(float))
-        self.tree = _ints(np.asarray(tree_of)[inner])
-        self.missing_left = <unsigned char*>malloc(max(len(inner), 1))
-        self.keeps = <uint64_t*>malloc(max(len(inner), 1) * sizeof(uint64_t))
-        self.all_leaves = <uint64_t*>malloc(max(self.n_trees, 1) * sizeof(uint64_t))
-        self.first_leaf = _ints(np.asarray(first_leaf))
-        self.leaf_value = _doubles(value[np.asarray(order)[:count]])
-        if self.cut32 is NULL or self.missing_left is NULL or self.keeps is NULL or self.all_leaves is NULL:
-            raise MemoryError()
-        cdef const unsigned char[::1] sends_left = np.ascontiguousarray(missing_left[inner] != 0).view(np.uint8)
-        cdef const uint64_t[::1] keeps_ = np.ascontiguousarray(keeps), all_ = np.ascontiguousarray(all_leaves)
+        cut32 = np.empty(len(inner), dtype=np.float32)
+        cdef float[::1] cut32_ = cut32
+        cut = np.ascontiguousarray(threshold[inner], dtype=np.float64)
+        cdef const double[::1] cut_ = cut
         for i in range(len(inner)):
-            self.cut32[i] = _below32(self.cut[i])
-            self.missing_left[i] = sends_left[i]
-            self.keeps[i] = keeps_[i]
-        for t in range(self.n_trees):
-            self.all_leaves[t] = all_[t]
+            cut32_[i] = _below32(cut_[i])
+        # the tables as arrays, kept with the object; the pointers below read them
+        self.tables = (np.ascontiguousarray(used, dtype=np.int32),
+                       np.ascontiguousarray(np.append(starts, len(inner)), dtype=np.int32),
+                       cut32, cut,
+                       np.ascontiguousarray(np.asarray(tree_of)[inner], dtype=np.int32),
+                       np.ascontiguousarray(missing_left[inner] != 0).view(np.uint8),
+                       np.ascontiguousarray(keeps, dtype=np.uint64),
+                       np.ascontiguousarray(all_leaves, dtype=np.uint64),
+                       np.ascontiguousarray(np.asarray(first_leaf), dtype=np.int32),
+                       np.ascontiguousarray(value[np.asarray(order)[:count]], dtype=np.float64))
+        self.used, self.starts = <int*>_address(self.tables[0]), <int*>_address(self.tables[1])
+        self.cut32, self.cut = <float*>_address(self.tables[2]), <double*>_address(self.tables[3])
+        self.tree = <int*>_address(self.tables[4])
+        self.missing_left = <unsigned char*>_address(self.tables[5])
+        self.keeps, self.all_leaves = <uint64_t*>_address(self.tables[6]), <uint64_t*>_address(self.tables[7])
+        self.first_leaf, self.leaf_value = <int*>_address(self.tables[8]), <double*>_address(self.tables[9])
         return True
 
     def __dealloc__(self):
         free(self.nodes)
         free(self.roots)
-        free(self.used)
-        free(self.starts)
-        free(self.cut32)
-        free(self.cut)
-        free(self.tree)
-        free(self.missing_left)
-        free(self.keeps)
-        free(self.all_leaves)
-        free(self.first_leaf)
-        free(self.leaf_value)
 
     def decide(self, const floating[:, ::1] X, double[::1] out):
         """Write the sum of the trees' leaf values plus the baseline for each row of `X` into `out`."""
@@ -288,21 +281,6 @@ cdef class Trees:
                 i0 += GROUP
 
 
-cdef int* _ints(a) except NULL:
-    cdef int* p = <int*>malloc(max(len(a), 1) * sizeof(int))
-    if p is NULL:
-        raise MemoryError()
-    cdef Py_ssize_t i
-    for i, v in enumerate(a.tolist()):
-        p[i] = v
-    return p
-
-
-cdef double* _doubles(a) except NULL:
-    cdef double* p = <double*>malloc(max(len(a), 1) * sizeof(double))
-    if p is NULL:
-        raise MemoryError()
-    cdef Py_ssize_t i
-    for i, v in enumerate(a.tolist()):
-        p[i] = v
-    return p
+cdef void* _address(a):
+    """Where a numpy array's data start (it is kept alive by its owner)."""
+    return <void*><size_t>a.ctypes.data
