@@ -268,7 +268,8 @@ def _words(text: str) -> list[str]:
     return _WORD.findall(text[:MAX_TEXT].lower())
 
 
-def _dice(a: set[str], b: set[str]) -> float:
+def dice(a: set[str], b: set[str]) -> float:
+    """Dice's coefficient of two word sets; 0 where either is empty."""
     return 2 * len(a & b) / (len(a) + len(b)) if a and b else 0.0
 
 
@@ -706,6 +707,6 @@ def _text_stats(blocks: Sequence[Block], title: str) -> np.ndarray:
             float("©" in text or "copyright" in text.lower()), float(bool(_YEAR.search(text))),
             digits / n_chars, caps / max(len(split), 1), stop / nw if nw else 0.0, cjk / n_chars,
             min(text.count("|") + text.count("»") + text.count("·"), 10) / 10,
-            math.log(counts[b.text]), _dice(set(words), title_words),
+            math.log(counts[b.text]), dice(set(words), title_words),
             float(bool(title_sig) and " ".join(text.lower().split()) == title_sig)))
     return np.array(rows, dtype=np.float64).reshape(len(blocks), -1)
