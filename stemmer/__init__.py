@@ -10,7 +10,6 @@ from stemmer.layout.store import load_patterns, save_patterns
 from stemmer.pages import Page, read_pages
 from stemmer.report import report
 from stemmer.update.updater import UpdateResult, update
-from stemmer.version import __version__
 
 __all__ = [
     "AnalyzeParams", "CrawlOptions", "CrawlReport", "Extraction", "Layout", "Page", "Patterns", "PatternSet",
@@ -20,3 +19,10 @@ __all__ = [
 ]
 
 logging.getLogger("stemmer").addHandler(logging.NullHandler())
+
+
+def __getattr__(name: str):
+    if name == "__version__":  # read on first use (`stemmer.version`)
+        from stemmer.version import package_version
+        return package_version()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -28,7 +28,7 @@ from stemmer.report import report
 from stemmer.scale import analyze_crawl, extract_crawl
 from stemmer.update.history import check_date, today
 from stemmer.update.updater import load_for_update, save_update, update
-from stemmer.version import __version__
+from stemmer.version import package_version
 
 log = logging.getLogger("stemmer")
 # A run's cyclic garbage collection waits for this many new objects (Python's default: 700).
@@ -565,13 +565,24 @@ def _run_train(args) -> int:
 
 # --- main ----------------------------------------------------------------
 
+class _ShowVersion(argparse.Action):
+    """``-V``: the version is read only when asked (`stemmer.version`)."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"stemmer {package_version()} ({WALKER} block walker)")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="stemmer",
         description="Learn a website's page layouts from a crawl, then extract the title "
         "and main text of its new pages.",
     )
-    parser.add_argument("-V", "--version", action="version", version=f"stemmer {__version__} ({WALKER} block walker)")
+    parser.add_argument("-V", "--version", action=_ShowVersion, help="show the version and block walker, then exit")
     parser.add_argument("--debug", action="store_true", help="show tracebacks and debug logs")
     parser.add_argument("--strict", dest="no_losses", action="store_true",
                         help="exit 1 when a page was skipped or an input read only in part (for cron jobs)")

@@ -191,11 +191,11 @@ class BlockClassifier:
             The two paths.
         """
         self._check_fitted()
-        from stemmer.version import __version__
+        from stemmer.version import package_version
 
         emb = self.featurizer_.embedder
         meta = {
-            "stemmer": __version__, "numpy": np.__version__, "estimator": self.estimator,
+            "stemmer": package_version(), "numpy": np.__version__, "estimator": self.estimator,
             "groups": list(self.featurizer_.groups), "embedder": emb.name if emb is not None else None,
             "embed_dim": emb.dim if emb is not None else 0, "threshold": self.threshold,
             "n_features": self.featurizer_.n_features,

@@ -4,10 +4,13 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
-from urllib.robotparser import RobotFileParser
 
 from stemmer.crawl.fetch import FetchFailed
+
+if TYPE_CHECKING:
+    from urllib.robotparser import RobotFileParser
 
 log = logging.getLogger("stemmer")
 
@@ -71,6 +74,7 @@ class RobotsCache:
 
     def _load(self, robots_url: str) -> RobotFileParser:
         """Fetch and parse one robots.txt."""
+        from urllib.robotparser import RobotFileParser  # imports urllib.request: ~0.05 s, only for a crawl
         parser = RobotFileParser(robots_url)
         try:
             status, body = self._get(robots_url, ROBOTS_MAX_BYTES)

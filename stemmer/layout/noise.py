@@ -24,7 +24,7 @@ from pathlib import Path
 from stemmer.blocks import Block, PageBlocks
 from stemmer.errors import PatternFileError
 from stemmer.files import read_json, write_atomic
-from stemmer.version import __version__
+from stemmer.version import package_version
 
 FORMAT = "stemmer-noise"
 VERSION = 1
@@ -130,7 +130,7 @@ class NoiseCounter:
 
 def to_json(library: NoiseLibrary) -> dict:
     """The JSON document of a library (deterministic)."""
-    return {"format": FORMAT, "version": VERSION, "stemmer": __version__, "site": library.site,
+    return {"format": FORMAT, "version": VERSION, "stemmer": package_version(), "site": library.site,
             "pages": library.pages, "params": {"min_pages": library.min_pages, "min_share": library.min_share},
             "entries": [{"tag": tag, "text": text} for tag, text in library.entries]}
 

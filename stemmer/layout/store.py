@@ -29,7 +29,7 @@ from stemmer.files import read_json, write_atomic
 from stemmer.layout.model import ROLES, Layout, Patterns, PatternSet, Section, SitePatterns
 from stemmer.layout.noise import load_noise
 from stemmer.layout.pins import carry_over
-from stemmer.version import __version__
+from stemmer.version import package_version
 
 log = logging.getLogger("stemmer")
 
@@ -64,7 +64,7 @@ def to_json(patterns: SitePatterns) -> dict:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "stemmer": __version__,
+        "stemmer": package_version(),
         "site": patterns.site,
         "params": dict(sorted(patterns.params.items())),
         "tokens": dict(sorted(patterns.tokens.items())),
