@@ -508,11 +508,11 @@ class Fallback:
         shown = np.flatnonzero(chosen).tolist()  # the main blocks and the title's, in page order
         if title_at is not None and not chosen[title_at]:
             bisect.insort(shown, title_at)
-        out, blocks, confidence = [], table.blocks, probs.tolist()
+        out = []
         for i in shown:
-            b = blocks[i]
+            b = table.blocks[i]
             out.append(ExtractedBlock("main" if i != title_at or chosen[i] else "title", -1, b.text, b.tag,
-                                      "classifier", round(confidence[i], 4), kept[i]))
+                                      "classifier", round(float(probs[i]), 4), kept[i]))
         return title, tuple(out)
 
     def unknown_rule(self, table, layout, keymaker, *, noise=None, model=None):
