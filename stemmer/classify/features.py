@@ -395,9 +395,10 @@ class Featurizer:
 
     def _pos(self, stats: _Stats) -> np.ndarray:
         n = stats.n
-        out = np.empty((n, 3 + 2 * N_FREQ))
-        out[:, 1] = np.concatenate([[0.0], np.cumsum(stats.weight)[:-1]]) / max(stats.total_weight, 1.0)
-        out[:, [0, 2]], out[:, 3:] = _positions(n)
+        out = _positions(n).copy()
+        out[0, 1] = 0.0
+        np.cumsum(stats.weight[:-1], out=out[1:, 1])
+        out[:, 1] /= max(stats.total_weight, 1.0)
         return out
 
     def _tags(self, table: PageTable, stats: _Stats) -> list[np.ndarray]:
@@ -431,19 +432,20 @@ class Featurizer:
 
 
 @functools.lru_cache(maxsize=4096)
-def _positions(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """For `n` blocks: each one's relative position and its square, and its position encoding."""
+def _positions(n: int) -> np.ndarray:
+    """For `n` blocks, the `pos` group's columns but the second (left 0): each block's relative
+    position, its square, and its position encoding."""
     pos = np.arange(n, dtype=np.float64) / max(n - 1, 1)
     # The Transformer encoding of the thesis, fed the relative position in
     # [0, 1] with periods from 2 down to 1/4 of the page.
     freqs = np.pi * 2.0 ** np.arange(N_FREQ)
-    pe = np.empty((n, 2 * N_FREQ))
-    pe[:, 0::2] = np.sin(pos[:, None] * freqs)
-    pe[:, 1::2] = np.cos(pos[:, None] * freqs)
-    both = np.column_stack([pos, pos * pos]), pe
-    for a in both:
-        a.flags.writeable = False  # shared by every page of `n` blocks
-    return both
+    out = np.zeros((n, 3 + 2 * N_FREQ))
+    out[:, 0] = pos
+    out[:, 2] = pos * pos
+    out[:, 3::2] = np.sin(pos[:, None] * freqs)
+    out[:, 4::2] = np.cos(pos[:, None] * freqs)
+    out.flags.writeable = False  # shared by every page of `n` blocks
+    return out
 
 
 class _Stats:

@@ -212,9 +212,10 @@ def drop_boilerplate_regions(table, probs, chosen):
     blocks, ancestors, elements = table.blocks, table.ancestors, table.elements
     # Per chosen block (the only ones looked at): its letters, its link letters, whether it ends as a sentence.
     shown = [i for run in runs for i in run]
-    letters = {i: blocks[i].weight for i in shown}
-    link_letters = {i: blocks[i].anchor_weight for i in shown}
-    ends = {i: blocks[i].text.rstrip().endswith(SENTENCE_ENDS) for i in shown}
+    letters, link_letters, ends = {}, {}, {}
+    for i in shown:
+        b = blocks[i]
+        letters[i], link_letters[i], ends[i] = b.weight, b.anchor_weight, b.text.rstrip().endswith(SENTENCE_ENDS)
     weights = np.array(list(letters.values()), dtype=float)
     text = weights - np.array(list(link_letters.values()), dtype=float)
     sentence = np.array(list(ends.values()), dtype=float)
@@ -229,7 +230,8 @@ def drop_boilerplate_regions(table, probs, chosen):
     anchor = max(runs[core], key=mass.__getitem__)
     around_anchor = set(ancestors[anchor])
     # The `BOILERPLATE_WORDS` of the elements around chosen blocks, where they have some.
-    region_words = {e: words for e in _around(ancestors, shown) if (words := region_marks(elements[e][1])[0])}
+    region_words = {e: words for e in _around(ancestors, shown)
+                    if (named := elements[e][1]) and (words := region_marks(named)[0])}
     own = [i for r in structure for i in runs[r]]
     own_words = article_words(table, own, run_container(table, own) if len(structure) > 1 else container,
                               mass, region_words)
@@ -360,15 +362,24 @@ def article_words(table, run: list[int], container: int | None, mass: dict[int, 
     of the run's `mass` or more."""
     total = sum(mass[i] for i in run)
     held: dict[str, float] = {}
-    around: dict[int, set[str]] = {}  # per innermost element (its chain is its blocks'), the words inside `container`
+    parent = table.parent
+    # Per element, the words of the elements below `container` around it and its own (None:
+    # outside `container`): its parent's, and its own.  Asked once per element.
+    inside: dict[int, frozenset[str] | None] = {} if container is None else {container: frozenset()}
     for i in run:
         if not (anc := table.ancestors[i]):
             continue
-        words = around.get(anc[-1])
-        if words is None:
-            words = around[anc[-1]] = (set() if container not in anc or region_words.keys().isdisjoint(anc) else
-                                       set().union(*(region_words.get(e, ()) for e in anc[anc.index(container) + 1:])))
-        for word in words:
+        if (e := anc[-1]) not in inside:
+            chain = []
+            while e >= 0 and e not in inside:
+                chain.append(e)
+                e = parent[e]
+            words = inside.get(e)
+            for e in reversed(chain):
+                if words is not None and e in region_words:
+                    words = words | region_words[e]
+                inside[e] = words
+        for word in inside[anc[-1]] or ():
             held[word] = held.get(word, 0.0) + mass[i]
     return {w for w, m in held.items() if total > 0 and m >= OWN_WORD_SHARE * total}
 

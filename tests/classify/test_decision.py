@@ -251,3 +251,24 @@ def test_a_comment_area_name_marks_nothing_before_the_article():
         "</div></body>", f'</div><div class="comments">{posts}</div></body>')
     kept = decided(html, lambda t: 0.1 if t in ("Reply", "Cookie settings") else 0.8)
     assert dialog in kept and not any(p in kept for p in POSTS[:2])
+
+
+def test_the_articles_own_words_are_those_of_the_elements_inside_its_container():
+    from stemmer.extract.fallback import article_words, region_marks
+
+    html = ('<html><body><div class="sidebar-wrap"><div class="main">'
+            '<div class="share-box"><p>First paragraph of the story.</p></div>'
+            '<div class="share-box"><div class="promo-inner"><p>Second paragraph of the story.</p></div></div>'
+            '<div class="plain"><p>Third paragraph of the story.</p></div>'
+            '</div></div><div class="footer"><p>Outside the container.</p></div></body></html>')
+    table = page_table(parse_html(html))
+    texts = [b.text for b in table.blocks]
+    container = next(e for e, (tag, words) in enumerate(table.elements) if words == ("main",))
+    region_words = {e: marks for e, (_, words) in enumerate(table.elements) if (marks := region_marks(words)[0])}
+    story = [texts.index(t) for t in texts if t.endswith("of the story.")]
+    mass = dict.fromkeys(range(len(texts)), 1.0)
+    # "share" is around two thirds of the story's mass, "promo" around a third; "sidebar" is outside the container
+    assert article_words(table, story, container, mass, region_words) == {"share"}
+    assert article_words(table, story[1:2], container, mass, region_words) == {"share", "promo"}
+    assert article_words(table, story, None, mass, region_words) == set()
+    assert article_words(table, [texts.index("Outside the container.")], container, mass, region_words) == set()
