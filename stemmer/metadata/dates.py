@@ -10,6 +10,7 @@ date to count from.
 """
 from __future__ import annotations
 
+import functools
 import re
 from datetime import date, datetime, timedelta
 
@@ -142,14 +143,21 @@ def parse_date(text: str | None, *, lang: str | None = None, day_first: bool | N
         text = text[:500]
     if reference is None and not _MAY_HOLD_DATE.search(text):  # most texts of a page, at a regex's cost
         return None
+    month_first = (lang or "")[:2].lower() in MONTH_FIRST if day_first is None else not day_first
+    return _parsed(text, month_first, day_first is not None, reference)
+
+
+@functools.lru_cache(maxsize=8192)  # a page states its date in several places, a site's pages share dates
+def _parsed(text: str, month_first: bool, forced: bool, reference: date | datetime | None) -> str | None:
+    """`parse_date` of a text that may hold a date, with the order of a numeric date's parts decided
+    (`_first_date`'s `month_first` and `forced`)."""
     if not text.isascii():
         text = text.translate(_DIGITS)
     if (m := _ISO_START.match(text)) and m.end() == len(text):  # the usual machine-readable form, quickly
         return _iso_start(m)
     if not _ANY_DIGIT.search(text):  # every written date has a number; only "yesterday" and its kin have none
         return _relative(text, reference) if reference is not None else None
-    month_first = (lang or "")[:2].lower() in MONTH_FIRST if day_first is None else not day_first
-    found = _first_date(text, month_first, day_first is not None)
+    found = _first_date(text, month_first, forced)
     if found is None:
         return _relative(text, reference) if reference is not None else None
     day, end = found

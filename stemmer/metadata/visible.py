@@ -38,7 +38,8 @@ _NEVER_HEADLINE = frozenset({"a", "meta", "img"})
 _BYLINE_CLASS = re.compile(r"author|byline|writer|posted-?by", re.I)
 _NOT_BYLINE_CLASS = re.compile(r"comment|avatar|bio|description|about|follow|social|share|image|photo|img", re.I)
 _BYLINE_CLASSES: dict[str, bool] = {}  # `_byline_class`'s answers
-_BYLINE_CLASSES_MAX = 4096  # answers kept: a run of many sites starts over now and then
+_DATE_PARTS: dict[str, bool] = {}  # `_date_part`'s answers
+_MEMO_MAX = 4096  # answers kept in each: a run of many sites starts over now and then
 
 
 @dataclass(slots=True)  # not frozen: a frozen one costs a microsecond to make, and a page reads dozens
@@ -126,8 +127,8 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
             # A long piece is prose unless a date opens it (`_prose`): read whole only if one does.
             opened = len(text) <= PROSE or parse_date(text[:PROSE // 2]) is not None
             iso = parse_date(text, lang=lang, reference=reference) if opened else None
-            if iso is None and len(text) < 20 and (after := pieces.at(p.distance + 1)) is not None \
-                    and _date_part(text):
+            if iso is None and len(text) < 20 and _date_part(text) \
+                    and (after := pieces.at(p.distance + 1)) is not None:
                 text = f"{text} {after.text}"  # a date cut in two: "Dec" "4, 2025"
                 iso = parse_date(text, lang=lang, reference=reference)
             if iso and not _prose(text, iso):
@@ -151,8 +152,15 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
 
 
 def _date_part(text: str) -> bool:
-    """Whether a short piece may be the start of a date: it has a digit or a month's name."""
-    return any(map(str.isdigit, text)) or any(w.lower().rstrip(".,") in MONTHS for w in text.split())
+    """Whether a short piece may be the start of a date: it has a digit or a month's name; once per
+    text (`_DATE_PARTS`: a site's pages share their labels, "Share", "Posted in")."""
+    found = _DATE_PARTS.get(text)
+    if found is None:
+        if len(_DATE_PARTS) >= _MEMO_MAX:
+            _DATE_PARTS.clear()
+        found = _DATE_PARTS[text] = (any(map(str.isdigit, text))
+                                     or any(w.lower().rstrip(".,") in MONTHS for w in text.split()))
+    return found
 
 
 def _prose(text: str, iso: str) -> bool:
@@ -196,7 +204,7 @@ def _byline_class(classes: str) -> bool:
     once per string (`_BYLINE_CLASSES`: a site's pages share their classes)."""
     found = _BYLINE_CLASSES.get(classes)
     if found is None:
-        if len(_BYLINE_CLASSES) >= _BYLINE_CLASSES_MAX:
+        if len(_BYLINE_CLASSES) >= _MEMO_MAX:
             _BYLINE_CLASSES.clear()
         found = _BYLINE_CLASSES[classes] = bool(_BYLINE_CLASS.search(classes)
                                                 and not _NOT_BYLINE_CLASS.search(classes))
