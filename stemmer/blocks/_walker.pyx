@@ -1543,3 +1543,39 @@ def pieces_before(head, int limit, make, skip, bint classes=True):
             _piece(out, node.children, doc, node, make, -1, _NONE, classes)
     del out[limit:]
     return out
+
+
+# --- the elements that may hold a page's headline where it has no `<h1>` (`stemmer.metadata.visible`) ---------
+
+cdef inline bint _class_has(xmlNode* node, const char* word):
+    """Whether the ``class`` of `node` holds `word` (ASCII), as ``word in (node.get("class") or "")``."""
+    cdef bint present
+    cdef xmlNode* value = _one_text(node, "class", &present)
+    if value is not NULL:
+        return strstr(<const char*>value.content, word) is not NULL
+    return present and word.decode() in (_attr(node, "class") or "")
+
+
+def title_like(body):
+    """The elements below `body` that are `<h2>`-`<h4>`, or that are not `<a>`, `<meta>` or `<img>` and
+    have "title" or "headline" in their class, in document order: what `stemmer.metadata.visible`'s
+    walk in Python (`_title_like_elements`) yields, in one walk in C, with a proxy for those alone."""
+    cdef xmlNode* top = (<cetree._Element?>body)._c_node
+    cdef cetree._Document doc = (<cetree._Element>body)._doc
+    cdef xmlNode* node
+    cdef const char* name
+    cdef int depth = 0
+    cdef list out = []
+    node = _next_in_order(top, top, &depth)
+    while node is not NULL:
+        if node.ns is NULL or node.ns.href is NULL:
+            name = <const char*>node.name
+            if strcmp(name, "h2") == 0 or strcmp(name, "h3") == 0 or strcmp(name, "h4") == 0:
+                out.append(cetree.elementFactory(doc, node))
+            elif (strcmp(name, "a") != 0 and strcmp(name, "meta") != 0 and strcmp(name, "img") != 0
+                  and (_class_has(node, b"title") or _class_has(node, b"headline"))):
+                out.append(cetree.elementFactory(doc, node))
+        elif _class_has(node, b"title") or _class_has(node, b"headline"):
+            out.append(cetree.elementFactory(doc, node))  # a namespaced tag is none of those names
+        node = _next_in_order(node, top, &depth)
+    return out

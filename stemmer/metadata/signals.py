@@ -279,18 +279,26 @@ def _read_meta(metas, dates, modified, authors, titles, sites, lang) -> dict[str
     found: dict[str, list[str]] = {}
     social: dict[str, str] = {}
     for meta in metas:
-        content = meta.get("content")  # first: a `<meta>` without one (charset) states nothing
+        named = meta.get("property") or meta.get("name")
+        key = named or meta.get("itemprop") or meta.get("http-equiv")
+        if not key:
+            continue
+        read = (low := key.lower()) in _READ_META
+        if named and (named := named.lower()) in _SOCIAL_META and named not in social:
+            social_key = named
+        elif not read:
+            continue  # a tag that states nothing read here (viewport, robots, og:image): its content unread
+        else:
+            social_key = None
+        content = meta.get("content")
         if not content or not (content := content.strip()):
             continue
-        named = meta.get("property") or meta.get("name")
-        key = (named or meta.get("itemprop") or meta.get("http-equiv") or "")
-        if key:
-            if (low := key.lower()) in _READ_META:
-                found.setdefault(low, []).append(content)
-            if named and (named := named.lower()) in _SOCIAL_META and named not in social:
-                social[named] = " ".join(content.split())
-                if named != "og:type":
-                    social.setdefault("social", social[named])
+        if read:
+            found.setdefault(low, []).append(content)
+        if social_key:
+            social[social_key] = " ".join(content.split())
+            if social_key != "og:type":
+                social.setdefault("social", social[social_key])
     if not found:
         return social
     for keys, out, kind in ((PUBLISHED_META, dates, "date"), (MODIFIED_META, modified, "date"),

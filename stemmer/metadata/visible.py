@@ -18,10 +18,11 @@ from stemmer.blocks.segment import walker_in_use
 from stemmer.metadata.authors import BYLINE_LEAD, clean_author
 from stemmer.metadata.dates import MONTHS, parse_date
 
-try:  # the same pieces, found in C (no lxml proxy, no Python step per element passed)
-    from stemmer.blocks._walker import pieces_after as _compiled_after, pieces_before as _compiled_before
+try:  # the same pieces and elements, found in C (no lxml proxy, no Python step per element passed)
+    from stemmer.blocks._walker import (pieces_after as _compiled_after, pieces_before as _compiled_before,
+                                        title_like as _compiled_title_like)
 except ImportError:  # no compiler at install time: the walks below in Python
-    _compiled_after = _compiled_before = None
+    _compiled_after = _compiled_before = _compiled_title_like = None
 
 AFTER = 30   # text pieces read after the headline (a header's date, byline, reading time, share links)
 BEFORE = 8   # and before it (a kicker line: category and date)
@@ -84,24 +85,31 @@ def headline_element(root, title: str | None, h1s: tuple | None = None):
 
 def _title_like(root):
     """The elements in a `<body>` of the page's document that are h2-h4 or have "title" or "headline"
-    in their class (but links, metas and images), in page order; lazily, as the first that reads as
-    the title ends the search (what an XPath would select, without a walk of the whole page in XPath).
+    in their class (but links, metas and images), in page order; a body at a time, as the first
+    that reads as the title ends the search (what an XPath would select, without an XPath's cost).
 
     The whole document: a page may parse into more than one `<html>` (`root` and its siblings).
     """
     top = root.getroottree().getroot()
     tops = [*reversed(list(top.itersiblings(preceding=True))), top, *top.itersiblings()]
+    in_c = _compiled_title_like is not None and walker_in_use() == "compiled"
     for body in (body for t in tops if isinstance(t.tag, str) for body in t.iter("body")):
         if any(a.tag == "body" for a in body.iterancestors()):
             continue  # inside a body already walked
-        for el in body.iterdescendants():
-            tag = el.tag
-            if tag in _OTHER_HEADINGS:
+        yield from _compiled_title_like(body) if in_c else _title_like_elements(body)
+
+
+def _title_like_elements(body):
+    """`_title_like`'s elements below `body`, lazily (`stemmer.blocks._walker.title_like` finds
+    them in one walk in C)."""
+    for el in body.iterdescendants():
+        tag = el.tag
+        if tag in _OTHER_HEADINGS:
+            yield el
+        elif type(tag) is str and tag not in _NEVER_HEADLINE:
+            cls = el.get("class")
+            if cls and ("title" in cls or "headline" in cls):
                 yield el
-            elif type(tag) is str and tag not in _NEVER_HEADLINE:
-                cls = el.get("class")
-                if cls and ("title" in cls or "headline" in cls):
-                    yield el
 
 
 def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
