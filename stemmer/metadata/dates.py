@@ -165,6 +165,12 @@ def _parsed(text: str, month_first: bool, forced: bool, reference: date | dateti
     return day.isoformat() + (_clock(clock) if clock else "")
 
 
+def may_hold_date(text: str) -> bool:
+    """Whether `text` may hold a written date: `parse_date`'s first test, which most texts of a page
+    fail (without a `reference`, `parse_date` of a text that fails it is None)."""
+    return _MAY_HOLD_DATE.search(text) is not None
+
+
 def _iso_start(m: re.Match) -> str | None:
     try:
         day = date(int(m[1]), int(m[2]), int(m[3]))

@@ -16,7 +16,7 @@ from datetime import date
 
 from stemmer.blocks.segment import walker_in_use
 from stemmer.metadata.authors import BYLINE_LEAD, clean_author
-from stemmer.metadata.dates import MONTHS, parse_date
+from stemmer.metadata.dates import MONTHS, may_hold_date, parse_date
 
 try:  # the same pieces and elements, found in C (no lxml proxy, no Python step per element passed)
     from stemmer.blocks._walker import (pieces_after as _compiled_after, pieces_before as _compiled_before,
@@ -133,7 +133,11 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
         text = p.text
         if find_date:
             # A long piece is prose unless a date opens it (`_prose`): read whole only if one does.
-            opened = len(text) <= PROSE or parse_date(text[:PROSE // 2]) is not None
+            # A short one is read where it may hold a date (most pieces do not).
+            if len(text) <= PROSE:
+                opened = reference is not None or may_hold_date(text)
+            else:
+                opened = parse_date(text[:PROSE // 2]) is not None
             iso = parse_date(text, lang=lang, reference=reference) if opened else None
             if iso is None and len(text) < 20 and _date_part(text) \
                     and (after := pieces.at(p.distance + 1)) is not None:
