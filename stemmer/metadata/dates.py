@@ -72,7 +72,7 @@ _ANY_DIGIT = re.compile(r"\d")
 # without either holds none (`_DIGITS` maps digits to digits, so it may be asked before).
 _MAY_HOLD_DATE = re.compile(r"\d{4}|\d[-/.]\d")
 _YEAR_DIGITS = re.compile(r"\d{4}")  # what every date but a numeric one ("5/9/20") has
-_ISO_START = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:Z|[+-]\d{2}:?\d{2})?)?\s*",
+_ISO_START = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?\s*",
                         re.I)
 _ISO = re.compile(r"(?<!\d)(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?!\d)")
 _COMPACT = re.compile(r"(?<!\d)(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?)?(?!\d)")
@@ -178,7 +178,9 @@ def _iso_start(m: re.Match) -> str | None:
         return None
     if not EARLIEST_YEAR <= day.year <= LATEST_YEAR:
         return None
-    clock = _TIME.match(m[0], 10) if len(m[0]) > 10 else None
+    if m.start(1) == 0:  # the time where `_TIME` would find it, read from the match (`_clock` of its parts)
+        return day.isoformat() + (_clock_of(int(m[4]), int(m[5]), m[6], m[7]) if m[4] else "")
+    clock = _TIME.match(m[0], 10) if len(m[0]) > 10 else None  # after spaces, where `_TIME` looks
     return day.isoformat() + (_clock(clock) if clock else "")
 
 
@@ -263,10 +265,15 @@ def _clock(m: re.Match) -> str:
         if not 1 <= h <= 12:
             return ""
         h = h % 12 + (12 if ampm == "pm" else 0)
+    return _clock_of(h, mi, m[3], m[5])
+
+
+def _clock_of(h: int, mi: int, seconds: str | None, zone: str | None) -> str:
+    """`_clock` of a 24-hour time: its hours, minutes, and the seconds and zone as written (or None)."""
     if h > 23 or mi > 59:
         return ""
-    out = f"T{h:02d}:{mi:02d}" + (f":{int(m[3]):02d}" if m[3] else "")
-    zone = (m[5] or "").lower()
+    out = f"T{h:02d}:{mi:02d}" + (f":{int(seconds):02d}" if seconds else "")
+    zone = (zone or "").lower()
     if zone in ("z", "utc", "gmt"):
         out += "+00:00"
     elif zone:
