@@ -72,8 +72,9 @@ _ANY_DIGIT = re.compile(r"\d")
 # without either holds none (`_DIGITS` maps digits to digits, so it may be asked before).
 _MAY_HOLD_DATE = re.compile(r"\d{4}|\d[-/.]\d")
 _YEAR_DIGITS = re.compile(r"\d{4}")  # what every date but a numeric one ("5/9/20") has
-_ISO_START = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?\s*",
-                        re.I)
+# An ISO date alone, with its time (hours, minutes, seconds, zone) if one follows.
+_ISO_START = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})"
+                        r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?\s*", re.I)
 _ISO = re.compile(r"(?<!\d)(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?!\d)")
 _COMPACT = re.compile(r"(?<!\d)(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?)?(?!\d)")
 _NUMERIC = re.compile(r"(?<!\d)(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d/.-]\d)")
