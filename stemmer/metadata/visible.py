@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from lxml import etree
+
 from stemmer.blocks.segment import walker_in_use
 from stemmer.metadata.authors import BYLINE_LEAD, clean_author
 from stemmer.metadata.dates import MONTHS, may_hold_date, parse_date
@@ -36,6 +38,8 @@ _LABEL_AFTER = re.compile(r"^\s*(?:に|에|에서)")
 # Where a page without <h1> puts its headline: another heading, or an element whose class names a title.
 _OTHER_HEADINGS = frozenset({"h2", "h3", "h4"})
 _NEVER_HEADLINE = frozenset({"a", "meta", "img"})
+_NOT_ALNUM = re.compile(r"[^0-9A-Za-z]+")
+_TEXT_NODES = etree.XPath("descendant::text()")  # an element's text, but not the names of entity references
 _BYLINE_CLASS = re.compile(r"author|byline|writer|posted-?by", re.I)
 _NOT_BYLINE_CLASS = re.compile(r"comment|avatar|bio|description|about|follow|social|share|image|photo|img", re.I)
 _BYLINE_CLASSES: dict[str, bool] = {}  # `_byline_class`'s answers
@@ -77,38 +81,47 @@ def headline_element(root, title: str | None, h1s: tuple | None = None):
         h1s = list(root.iter("h1"))
     if title and (len(h1s) != 1):
         wanted = " ".join(title.split()).casefold()
-        for h in h1s or _title_like(root):
+        for h in h1s or _title_like(root, len(wanted)):
             if " ".join(" ".join(h.itertext()).split()).casefold() == wanted:
                 return h
     return h1s[0] if h1s else None
 
 
-def _title_like(root):
+def _title_like(root, limit: int):
     """The elements in a `<body>` of the page's document that are h2-h4 or have "title" or "headline"
     in their class (but links, metas and images), in page order; a body at a time, as the first
     that reads as the title ends the search (what an XPath would select, without an XPath's cost).
+    Only those whose text may read as a title of `limit` characters: with at most `limit` ASCII
+    letters and digits (case folding never makes a text shorter), so a page's many others are not read.
 
     The whole document: a page may parse into more than one `<html>` (`root` and its siblings).
     """
     top = root.getroottree().getroot()
     tops = [*reversed(list(top.itersiblings(preceding=True))), top, *top.itersiblings()]
     in_c = _compiled_title_like is not None and walker_in_use() == "compiled"
-    for body in (body for t in tops if isinstance(t.tag, str) for body in t.iter("body")):
+    for t in tops:
+        if isinstance(t.tag, str):
+            yield from _compiled_title_like(t, limit) if in_c else _title_like_elements(t, limit)
+
+
+def _title_like_elements(top, limit: int = -1):
+    """`_title_like`'s elements in the bodies at or below the top-level element `top`, lazily
+    (`stemmer.blocks._walker.title_like` finds them in one walk in C); `limit` (not negative): those
+    with at most `limit` ASCII letters and digits."""
+    for body in top.iter("body"):
         if any(a.tag == "body" for a in body.iterancestors()):
             continue  # inside a body already walked
-        yield from _compiled_title_like(body) if in_c else _title_like_elements(body)
-
-
-def _title_like_elements(body):
-    """`_title_like`'s elements below `body`, lazily (`stemmer.blocks._walker.title_like` finds
-    them in one walk in C)."""
-    for el in body.iterdescendants():
-        tag = el.tag
-        if tag in _OTHER_HEADINGS:
-            yield el
-        elif type(tag) is str and tag not in _NEVER_HEADLINE:
-            cls = el.get("class")
-            if cls and ("title" in cls or "headline" in cls):
+        for el in body.iterdescendants():
+            tag = el.tag
+            if tag in _OTHER_HEADINGS:
+                pass
+            elif type(tag) is str and tag not in _NEVER_HEADLINE:
+                cls = el.get("class")
+                if not (cls and ("title" in cls or "headline" in cls)):
+                    continue
+            else:
+                continue
+            if limit < 0 or sum(len(_NOT_ALNUM.sub("", t)) for t in _TEXT_NODES(el)) <= limit:
                 yield el
 
 
