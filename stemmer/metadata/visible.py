@@ -113,16 +113,10 @@ def _title_like_elements(top, limit: int = -1):
             continue  # inside a body already walked
         for el in body.iterdescendants():
             tag = el.tag
-            if tag in _OTHER_HEADINGS:
-                pass
-            elif type(tag) is str and tag not in _NEVER_HEADLINE:
-                cls = el.get("class")
-                if not (cls and ("title" in cls or "headline" in cls)):
-                    continue
-            else:
-                continue
-            if limit < 0 or sum(len(_NOT_ALNUM.sub("", t)) for t in _TEXT_NODES(el)) <= limit:
-                yield el
+            if tag in _OTHER_HEADINGS or (type(tag) is str and tag not in _NEVER_HEADLINE
+                                          and (cls := el.get("class")) and ("title" in cls or "headline" in cls)):
+                if limit < 0 or sum(len(_NOT_ALNUM.sub("", t)) for t in _TEXT_NODES(el)) <= limit:
+                    yield el
 
 
 def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
