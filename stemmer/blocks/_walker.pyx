@@ -1543,3 +1543,87 @@ def pieces_before(head, int limit, make, skip, bint classes=True):
             _piece(out, node.children, doc, node, make, -1, _NONE, classes)
     del out[limit:]
     return out
+
+
+# --- the elements that may hold a page's headline where it has no `<h1>` (`stemmer.metadata.visible`) ---------
+
+cdef inline bint _class_has(xmlNode* node, const char* word):
+    """Whether the ``class`` of `node` holds `word` (ASCII), as ``word in (node.get("class") or "")``."""
+    cdef bint present
+    cdef xmlNode* value = _one_text(node, "class", &present)
+    if value is not NULL:
+        return strstr(<const char*>value.content, word) is not NULL
+    return present and word.decode() in (_attr(node, "class") or "")
+
+
+cdef bint _alnum_over(xmlNode* top, Py_ssize_t limit) noexcept nogil:
+    """Whether the text nodes below `top` hold more than `limit` ASCII letters and digits."""
+    cdef Py_ssize_t n = 0
+    cdef const unsigned char* c
+    cdef xmlNode* node = top.children
+    while node is not NULL:
+        if node.type == tree.XML_TEXT_NODE and node.content is not NULL:
+            c = <const unsigned char*>node.content
+            while c[0] != 0:
+                if _ascii_alnum(c[0]):
+                    n += 1
+                    if n > limit:
+                        return True
+                c += 1
+        if node.type == tree.XML_ELEMENT_NODE and node.children is not NULL:
+            node = node.children
+            continue
+        while node.next is NULL:
+            node = node.parent
+            if node is top:
+                return False
+        node = node.next
+    return False
+
+
+cdef int _add_title_like(list out, xmlNode* body, cetree._Document doc, Py_ssize_t limit) except -1:
+    """Append `title_like`'s elements below `body` to `out`."""
+    cdef xmlNode* node
+    cdef const char* name
+    cdef int depth = 0
+    cdef bint found
+    node = _next_in_order(body, body, &depth)
+    while node is not NULL:
+        if node.ns is NULL or node.ns.href is NULL:
+            name = <const char*>node.name
+            found = (strcmp(name, "h2") == 0 or strcmp(name, "h3") == 0 or strcmp(name, "h4") == 0
+                     or (strcmp(name, "a") != 0 and strcmp(name, "meta") != 0 and strcmp(name, "img") != 0
+                         and (_class_has(node, b"title") or _class_has(node, b"headline"))))
+        else:  # a namespaced tag is none of those names
+            found = _class_has(node, b"title") or _class_has(node, b"headline")
+        if found and (limit < 0 or not _alnum_over(node, limit)):
+            out.append(cetree.elementFactory(doc, node))
+        node = _next_in_order(node, body, &depth)
+    return 0
+
+
+def title_like(top, Py_ssize_t limit=-1):
+    """The elements in the `<body>`s at or below the top-level element `top` (a body inside another is
+    the outer one's) that are `<h2>`-`<h4>`, or that are not `<a>`, `<meta>` or `<img>` and have "title"
+    or "headline" in their class, in document order: what `stemmer.metadata.visible`'s walk in Python
+    (`_title_like_elements`) yields, in one walk in C, with a proxy for those alone.  `limit` (not
+    negative): only those whose text nodes hold at most `limit` ASCII letters and digits."""
+    cdef xmlNode* root = (<cetree._Element?>top)._c_node
+    cdef cetree._Document doc = (<cetree._Element>top)._doc
+    cdef xmlNode* node = root
+    cdef xmlNode* after
+    cdef int depth = 0
+    cdef list out = []
+    while node is not NULL:
+        if not _is_body(node):
+            node = _next_in_order(node, root, &depth)
+            continue
+        _add_title_like(out, node, doc, limit)
+        after = NULL  # the element after the body's subtree
+        while node is not root:
+            after = _next_element(node.next)
+            if after is not NULL:
+                break
+            node = node.parent
+        node = after
+    return out

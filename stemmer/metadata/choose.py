@@ -78,11 +78,14 @@ def _date(signals: PageSignals, shown: Visible) -> tuple[str | None, str | None]
         teaser_days = set()
     seen = shown.date or shown.updated
     if seen and not (shown.above and signals.date):
+        stated = signals.dates + signals.modified
+        if not stated:
+            return seen, "visible"  # no statement to confirm it (nor a teaser's `<time>`)
         # Both readings of a numeric date (02-12-2025): the one a statement confirms.
         readings = {seen[:10], (parse_date(shown.date_text, day_first=False) or "")[:10],
                     (parse_date(shown.date_text, day_first=True) or "")[:10]} - {""}
         if not readings & teaser_days:  # else the date one of the teasers shows
-            for s in signals.dates + signals.modified:
+            for s in stated:
                 if s.value[:10] in readings:
                     return s.value, s.source
             return seen, "visible"

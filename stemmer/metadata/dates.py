@@ -10,6 +10,7 @@ date to count from.
 """
 from __future__ import annotations
 
+import functools
 import re
 from datetime import date, datetime, timedelta
 
@@ -71,8 +72,9 @@ _ANY_DIGIT = re.compile(r"\d")
 # without either holds none (`_DIGITS` maps digits to digits, so it may be asked before).
 _MAY_HOLD_DATE = re.compile(r"\d{4}|\d[-/.]\d")
 _YEAR_DIGITS = re.compile(r"\d{4}")  # what every date but a numeric one ("5/9/20") has
-_ISO_START = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:Z|[+-]\d{2}:?\d{2})?)?\s*",
-                        re.I)
+# An ISO date alone, with its time (hours, minutes, seconds, zone) if one follows.
+_ISO_START = re.compile(r"\s*(\d{4})-(\d{2})-(\d{2})"
+                        r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?)?\s*", re.I)
 _ISO = re.compile(r"(?<!\d)(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?!\d)")
 _COMPACT = re.compile(r"(?<!\d)(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})?)?(?!\d)")
 _NUMERIC = re.compile(r"(?<!\d)(\d{1,2})([-/.])(\d{1,2})\2(\d{4}|\d{2})(?![\d/.-]\d)")
@@ -142,19 +144,32 @@ def parse_date(text: str | None, *, lang: str | None = None, day_first: bool | N
         text = text[:500]
     if reference is None and not _MAY_HOLD_DATE.search(text):  # most texts of a page, at a regex's cost
         return None
+    month_first = (lang or "")[:2].lower() in MONTH_FIRST if day_first is None else not day_first
+    return _parsed(text, month_first, day_first is not None, reference)
+
+
+@functools.lru_cache(maxsize=8192)  # a page states its date in several places, a site's pages share dates
+def _parsed(text: str, month_first: bool, forced: bool, reference: date | datetime | None) -> str | None:
+    """`parse_date` of a text that may hold a date, with the order of a numeric date's parts decided
+    (`_first_date`'s `month_first` and `forced`)."""
     if not text.isascii():
         text = text.translate(_DIGITS)
     if (m := _ISO_START.match(text)) and m.end() == len(text):  # the usual machine-readable form, quickly
         return _iso_start(m)
     if not _ANY_DIGIT.search(text):  # every written date has a number; only "yesterday" and its kin have none
         return _relative(text, reference) if reference is not None else None
-    month_first = (lang or "")[:2].lower() in MONTH_FIRST if day_first is None else not day_first
-    found = _first_date(text, month_first, day_first is not None)
+    found = _first_date(text, month_first, forced)
     if found is None:
         return _relative(text, reference) if reference is not None else None
     day, end = found
     clock = _TIME.match(text, end)
     return day.isoformat() + (_clock(clock) if clock else "")
+
+
+def may_hold_date(text: str) -> bool:
+    """Whether `text` may hold a written date: `parse_date`'s first test, which most texts of a page
+    fail (without a `reference`, `parse_date` of a text that fails it is None)."""
+    return _MAY_HOLD_DATE.search(text) is not None
 
 
 def _iso_start(m: re.Match) -> str | None:
@@ -164,7 +179,9 @@ def _iso_start(m: re.Match) -> str | None:
         return None
     if not EARLIEST_YEAR <= day.year <= LATEST_YEAR:
         return None
-    clock = _TIME.match(m[0], 10) if len(m[0]) > 10 else None
+    if m.start(1) == 0:  # the time where `_TIME` would find it, read from the match (`_clock` of its parts)
+        return day.isoformat() + (_clock_of(int(m[4]), int(m[5]), m[6], m[7]) if m[4] else "")
+    clock = _TIME.match(m[0], 10) if len(m[0]) > 10 else None  # after spaces, where `_TIME` looks
     return day.isoformat() + (_clock(clock) if clock else "")
 
 
@@ -249,10 +266,15 @@ def _clock(m: re.Match) -> str:
         if not 1 <= h <= 12:
             return ""
         h = h % 12 + (12 if ampm == "pm" else 0)
+    return _clock_of(h, mi, m[3], m[5])
+
+
+def _clock_of(h: int, mi: int, seconds: str | None, zone: str | None) -> str:
+    """`_clock` of a 24-hour time: its hours, minutes, and the seconds and zone as written (or None)."""
     if h > 23 or mi > 59:
         return ""
-    out = f"T{h:02d}:{mi:02d}" + (f":{int(m[3]):02d}" if m[3] else "")
-    zone = (m[5] or "").lower()
+    out = f"T{h:02d}:{mi:02d}" + (f":{int(seconds):02d}" if seconds else "")
+    zone = (zone or "").lower()
     if zone in ("z", "utc", "gmt"):
         out += "+00:00"
     elif zone:

@@ -184,13 +184,14 @@ def _read_json_ld(scripts, dates, modified, authors, titles, sites, lang) -> Non
     if not items:
         return
     by_id = {it["@id"]: it for it in items if isinstance(it.get("@id"), str)}
-    own = [it for it in items if _types(it) & CREATIVE_TYPES]
+    typed = [(it, _types(it)) for it in items]
+    own = [(it, types) for it, types in typed if types & CREATIVE_TYPES]
     # The page's own item first: an article before the WebPage that holds it, before the rest.
-    own.sort(key=lambda it: not (_types(it) - {"webpage", "collectionpage", "itempage", "aboutpage"}))
-    own_ids = {id(it) for it in own}
-    for it in own + [it for it in items if id(it) not in own_ids]:
-        for key, out in (("datePublished", dates), ("dateCreated", dates), ("uploadDate", dates),
-                         ("dateModified", modified)):
+    own.sort(key=lambda item: not (item[1] - {"webpage", "collectionpage", "itempage", "aboutpage"}))
+    own_ids = {id(it) for it, _ in own}
+    dated = (("datePublished", dates), ("dateCreated", dates), ("uploadDate", dates), ("dateModified", modified))
+    for it, types in own + [item for item in typed if id(item[0]) not in own_ids]:
+        for key, out in dated:
             value = it.get(key)
             if isinstance(value, str) and (iso := parse_date(value, lang=lang)):
                 out.append(Signal(iso, "json-ld", key, value))
@@ -200,7 +201,7 @@ def _read_json_ld(scripts, dates, modified, authors, titles, sites, lang) -> Non
                     authors.append(Signal(name, "json-ld", f"{key} (Organization)" if org else key, raw))
             if isinstance(headline := it.get("headline"), str) and headline.strip():
                 titles.append(Signal(" ".join(html.unescape(headline).split()), "json-ld", "headline", headline))
-        if _types(it) & {"website", "organization", "newsmediaorganization"} and isinstance(it.get("name"), str):
+        if types & {"website", "organization", "newsmediaorganization"} and isinstance(it.get("name"), str):
             sites.append(Signal(" ".join(it["name"].split()), "json-ld", "name", it["name"]))
         publisher = it.get("publisher")
         if isinstance(publisher, dict) and isinstance(publisher.get("name"), str):
@@ -279,18 +280,26 @@ def _read_meta(metas, dates, modified, authors, titles, sites, lang) -> dict[str
     found: dict[str, list[str]] = {}
     social: dict[str, str] = {}
     for meta in metas:
-        content = meta.get("content")  # first: a `<meta>` without one (charset) states nothing
+        named = meta.get("property") or meta.get("name")
+        key = named or meta.get("itemprop") or meta.get("http-equiv")
+        if not key:
+            continue
+        read = (low := key.lower()) in _READ_META
+        if named and (named := named.lower()) in _SOCIAL_META and named not in social:
+            social_key = named
+        elif not read:
+            continue  # a tag that states nothing read here (viewport, robots, og:image): its content unread
+        else:
+            social_key = None
+        content = meta.get("content")
         if not content or not (content := content.strip()):
             continue
-        named = meta.get("property") or meta.get("name")
-        key = (named or meta.get("itemprop") or meta.get("http-equiv") or "")
-        if key:
-            if (low := key.lower()) in _READ_META:
-                found.setdefault(low, []).append(content)
-            if named and (named := named.lower()) in _SOCIAL_META and named not in social:
-                social[named] = " ".join(content.split())
-                if named != "og:type":
-                    social.setdefault("social", social[named])
+        if read:
+            found.setdefault(low, []).append(content)
+        if social_key:
+            social[social_key] = " ".join(content.split())
+            if social_key != "og:type":
+                social.setdefault("social", social[social_key])
     if not found:
         return social
     for keys, out, kind in ((PUBLISHED_META, dates, "date"), (MODIFIED_META, modified, "date"),
@@ -347,8 +356,9 @@ def _url_dates(url: str | None) -> list[Signal]:
 def _read_rel_author(links, authors) -> None:
     """Links marked ``rel=author``, in page order."""
     for a in links:
-        if "author" in (rel := a.get("rel").lower()) and "author" in rel.split() and (name := clean_author(_text(a))):
-            authors.append(Signal(name, "rel-author", "rel", _text(a)))
+        if "author" in (rel := a.get("rel").lower()) and "author" in rel.split() \
+                and (name := clean_author(text := _text(a))):
+            authors.append(Signal(name, "rel-author", "rel", text))
 
 
 def _text(el) -> str:

@@ -14,14 +14,17 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from lxml import etree
+
 from stemmer.blocks.segment import walker_in_use
 from stemmer.metadata.authors import BYLINE_LEAD, clean_author
-from stemmer.metadata.dates import MONTHS, parse_date
+from stemmer.metadata.dates import MONTHS, may_hold_date, parse_date
 
-try:  # the same pieces, found in C (no lxml proxy, no Python step per element passed)
-    from stemmer.blocks._walker import pieces_after as _compiled_after, pieces_before as _compiled_before
+try:  # the same pieces and elements, found in C (no lxml proxy, no Python step per element passed)
+    from stemmer.blocks._walker import (pieces_after as _compiled_after, pieces_before as _compiled_before,
+                                        title_like as _compiled_title_like)
 except ImportError:  # no compiler at install time: the walks below in Python
-    _compiled_after = _compiled_before = None
+    _compiled_after = _compiled_before = _compiled_title_like = None
 
 AFTER = 30   # text pieces read after the headline (a header's date, byline, reading time, share links)
 BEFORE = 8   # and before it (a kicker line: category and date)
@@ -35,10 +38,13 @@ _LABEL_AFTER = re.compile(r"^\s*(?:に|에|에서)")
 # Where a page without <h1> puts its headline: another heading, or an element whose class names a title.
 _OTHER_HEADINGS = frozenset({"h2", "h3", "h4"})
 _NEVER_HEADLINE = frozenset({"a", "meta", "img"})
+_NOT_ALNUM = re.compile(r"[^0-9A-Za-z]+")
+_TEXT_NODES = etree.XPath("descendant::text()")  # an element's text, but not the names of entity references
 _BYLINE_CLASS = re.compile(r"author|byline|writer|posted-?by", re.I)
 _NOT_BYLINE_CLASS = re.compile(r"comment|avatar|bio|description|about|follow|social|share|image|photo|img", re.I)
 _BYLINE_CLASSES: dict[str, bool] = {}  # `_byline_class`'s answers
-_BYLINE_CLASSES_MAX = 4096  # answers kept: a run of many sites starts over now and then
+_DATE_PARTS: dict[str, bool] = {}  # `_date_part`'s answers
+_MEMO_MAX = 4096  # answers kept in each: a run of many sites starts over now and then
 
 
 @dataclass(slots=True)  # not frozen: a frozen one costs a microsecond to make, and a page reads dozens
@@ -75,31 +81,41 @@ def headline_element(root, title: str | None, h1s: tuple | None = None):
         h1s = list(root.iter("h1"))
     if title and (len(h1s) != 1):
         wanted = " ".join(title.split()).casefold()
-        for h in h1s or _title_like(root):
+        for h in h1s or _title_like(root, len(wanted)):
             if " ".join(" ".join(h.itertext()).split()).casefold() == wanted:
                 return h
     return h1s[0] if h1s else None
 
 
-def _title_like(root):
+def _title_like(root, limit: int):
     """The elements in a `<body>` of the page's document that are h2-h4 or have "title" or "headline"
-    in their class (but links, metas and images), in page order; lazily, as the first that reads as
-    the title ends the search (what an XPath would select, without a walk of the whole page in XPath).
+    in their class (but links, metas and images), in page order; a body at a time, as the first
+    that reads as the title ends the search (what an XPath would select, without an XPath's cost).
+    Only those whose text may read as a title of `limit` characters: with at most `limit` ASCII
+    letters and digits (case folding never makes a text shorter), so a page's many others are not read.
 
     The whole document: a page may parse into more than one `<html>` (`root` and its siblings).
     """
     top = root.getroottree().getroot()
     tops = [*reversed(list(top.itersiblings(preceding=True))), top, *top.itersiblings()]
-    for body in (body for t in tops if isinstance(t.tag, str) for body in t.iter("body")):
+    in_c = _compiled_title_like is not None and walker_in_use() == "compiled"
+    for t in tops:
+        if isinstance(t.tag, str):
+            yield from _compiled_title_like(t, limit) if in_c else _title_like_elements(t, limit)
+
+
+def _title_like_elements(top, limit: int = -1):
+    """`_title_like`'s elements in the bodies at or below the top-level element `top`, lazily
+    (`stemmer.blocks._walker.title_like` finds them in one walk in C); `limit` (not negative): those
+    with at most `limit` ASCII letters and digits."""
+    for body in top.iter("body"):
         if any(a.tag == "body" for a in body.iterancestors()):
             continue  # inside a body already walked
         for el in body.iterdescendants():
             tag = el.tag
-            if tag in _OTHER_HEADINGS:
-                yield el
-            elif type(tag) is str and tag not in _NEVER_HEADLINE:
-                cls = el.get("class")
-                if cls and ("title" in cls or "headline" in cls):
+            if tag in _OTHER_HEADINGS or (type(tag) is str and tag not in _NEVER_HEADLINE
+                                          and (cls := el.get("class")) and ("title" in cls or "headline" in cls)):
+                if limit < 0 or sum(len(_NOT_ALNUM.sub("", t)) for t in _TEXT_NODES(el)) <= limit:
                     yield el
 
 
@@ -124,10 +140,14 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
         text = p.text
         if find_date:
             # A long piece is prose unless a date opens it (`_prose`): read whole only if one does.
-            opened = len(text) <= PROSE or parse_date(text[:PROSE // 2]) is not None
+            # A short one is read where it may hold a date (most pieces do not).
+            if len(text) <= PROSE:
+                opened = reference is not None or may_hold_date(text)
+            else:
+                opened = parse_date(text[:PROSE // 2]) is not None
             iso = parse_date(text, lang=lang, reference=reference) if opened else None
-            if iso is None and len(text) < 20 and (after := pieces.at(p.distance + 1)) is not None \
-                    and _date_part(text):
+            if iso is None and len(text) < 20 and _date_part(text) \
+                    and (after := pieces.at(p.distance + 1)) is not None:
                 text = f"{text} {after.text}"  # a date cut in two: "Dec" "4, 2025"
                 iso = parse_date(text, lang=lang, reference=reference)
             if iso and not _prose(text, iso):
@@ -151,8 +171,15 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
 
 
 def _date_part(text: str) -> bool:
-    """Whether a short piece may be the start of a date: it has a digit or a month's name."""
-    return any(map(str.isdigit, text)) or any(w.lower().rstrip(".,") in MONTHS for w in text.split())
+    """Whether a short piece may be the start of a date: it has a digit or a month's name; once per
+    text (`_DATE_PARTS`: a site's pages share their labels, "Share", "Posted in")."""
+    found = _DATE_PARTS.get(text)
+    if found is None:
+        if len(_DATE_PARTS) >= _MEMO_MAX:
+            _DATE_PARTS.clear()
+        found = _DATE_PARTS[text] = (any(map(str.isdigit, text))
+                                     or any(w.lower().rstrip(".,") in MONTHS for w in text.split()))
+    return found
 
 
 def _prose(text: str, iso: str) -> bool:
@@ -196,7 +223,7 @@ def _byline_class(classes: str) -> bool:
     once per string (`_BYLINE_CLASSES`: a site's pages share their classes)."""
     found = _BYLINE_CLASSES.get(classes)
     if found is None:
-        if len(_BYLINE_CLASSES) >= _BYLINE_CLASSES_MAX:
+        if len(_BYLINE_CLASSES) >= _MEMO_MAX:
             _BYLINE_CLASSES.clear()
         found = _BYLINE_CLASSES[classes] = bool(_BYLINE_CLASS.search(classes)
                                                 and not _NOT_BYLINE_CLASS.search(classes))

@@ -85,3 +85,26 @@ def test_no_date(text):
 
 def test_the_first_date_of_a_line_wins():
     assert parse_date("Published 5 March 2024 · Updated 2024-06-01") == "2024-03-05"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("2025-09-04t10:00z", "2025-09-04T10:00+00:00"),
+    ("2025-09-04 10:00:07 +05:30 ", "2025-09-04T10:00:07+05:30"),
+    ("2025-09-04T10:00:00.5-0800", "2025-09-04T10:00:00-08:00"),
+    ("2025-09-04T24:00:00Z", "2025-09-04"),  # not a time of day: the day alone
+    ("2025-09-04T10:61", "2025-09-04"),
+    ("  2025-09-04T10:00:00Z", "2025-09-04"),  # after spaces the time is looked for where the date ends unspaced
+    ("2025-09-31T10:00", None),
+])
+def test_an_iso_date_s_time_as_the_general_reading_finds_it(text, expected):
+    assert parse_date(text) == expected
+    assert parse_date(text) == expected  # again, from the memo
+
+
+def test_the_memo_keeps_each_reading_apart():
+    assert parse_date("03/04/2024", lang="en") == "2024-03-04"
+    assert parse_date("03/04/2024", lang="fr") == "2024-04-03"
+    assert parse_date("03/04/2024", day_first=False) == "2024-03-04"
+    assert parse_date("3 days ago", reference=date(2024, 3, 10)) == "2024-03-07"
+    assert parse_date("3 days ago", reference=date(2024, 3, 11)) == "2024-03-08"
+    assert parse_date("3 days ago") is None

@@ -127,6 +127,39 @@ def test_the_compiled_walk_finds_the_python_walk_s_pieces(body):
                                                                                            visible._SKIP))
 
 
+_TITLED = [
+    '<h2>two</h2><div><h3>three <b>x</b></h3><h4>four</h4><h5>five</h5></div><!-- c --><?pi x?>'
+    '<a class="post-title">link</a><meta class="title"><img class="headline"><span class="entry-title">span</span>'
+    '<div class="Title">upper case</div><p class="x headline-y">p</p><p class="ti tle">split</p>'
+    '<div class="t&#105;tle">by reference</div><div class="&quot;title&quot;">quoted</div>'
+    '<svg><title class="title">svg</title></svg><section class="">empty</section><h2 class="title">both</h2>',
+    '<p>no heading, no title class</p>',
+]
+
+
+@pytest.mark.skipif(visible._compiled_title_like is None, reason="the compiled walker is not built")
+@pytest.mark.parametrize("body", _TITLED)
+def test_the_compiled_walk_finds_the_python_walk_s_title_like_elements(body):
+    # Comments and processing instructions kept (parse_html drops them): the walks pass them by.
+    root = etree.fromstring(f"<html><head><title>T</title></head><body>{body}</body></html>", etree.HTMLParser())
+    for top in root.iter():
+        for limit in (-1, 0, 3, 5, 100):
+            assert visible._compiled_title_like(top, limit) == list(visible._title_like_elements(top, limit))
+    assert len(visible._compiled_title_like(root)) == (9 if "<h2>" in body else 0)
+    # "three x" has 6 letters (an element's text and its children's): not a title of 5 characters.
+    assert [el.tag for el in visible._compiled_title_like(root, 5)][:3] == (["h2", "h4", "span"] if "<h2>" in body
+                                                                            else [])
+
+
+def test_both_walks_find_the_headline_by_its_title_without_h1(monkeypatch):
+    root = page('<div class="crumb-title">Home</div><h2>Other news</h2><div class="title-box"><p>Gardens</p>'
+                '<p>A long text around the title</p></div>'
+                '<div class="post-title">Gardens</div><p>By Ann Lee</p><p>20 Dec 2025</p>')
+    shown = visible_metadata(root, "Gardens")
+    monkeypatch.setattr(visible, "_compiled_title_like", None)
+    assert visible_metadata(root, "Gardens") == shown and (shown.date, shown.author) == ("2025-12-20", "Ann Lee")
+
+
 def test_both_walks_read_the_same_around_the_headline(monkeypatch):
     root = page(_AROUND[0] + '<p>Updated June 3, 2024</p><p class="byline-x">Bob Roe</p>')
     shown = visible_metadata(root)
@@ -146,6 +179,10 @@ def test_both_walks_find_the_same_pieces_on_the_data_sets():
             for n, line in enumerate(f):
                 if n % 40 or (root := parse_html(json.loads(line)["html"])) is None:
                     continue
+                for body in root.iter("body"):
+                    for limit in (-1, 30):
+                        assert visible._compiled_title_like(body, limit) \
+                            == list(visible._title_like_elements(body, limit)), f"{pages.parent.name} page {n}"
                 elements = [el for el in root.iter() if isinstance(el.tag, str)]
                 for head in [el for el in elements if el.tag in ("h1", "h2")] + elements[::50]:
                     python = visible._After(head)
