@@ -289,6 +289,8 @@ def _relative(text: str, reference: date | datetime) -> str | None:
         n = int(m[1]) if m[1].isdigit() else 1
         unit = _UNIT[m[2].lower()] if m[2].lower() in _UNIT else _UNIT.get(m[2])
         back = n * _UNIT_DAYS.get(unit, 1) if unit in ("day", "week", "month", "year") else 0
+        if back > (ref - date(EARLIEST_YEAR, 1, 1)).days:  # before any web page ("99999 years ago")
+            return None
         return (ref - timedelta(days=back)).isoformat()
     if m := _DAY_WORDS.search(text):
         return (ref - timedelta(days=_DAY_WORD[m[0].lower()])).isoformat()

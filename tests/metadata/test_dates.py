@@ -75,6 +75,11 @@ def test_relative_dates_need_a_reference():
     assert parse_date("3 days ago") is None
 
 
+@pytest.mark.parametrize("text", ["40 years ago", "999999 days ago", "99999999999 years ago"])
+def test_a_relative_date_before_the_web_is_none_not_an_overflow(text):
+    assert parse_date(text, reference=date(2025, 1, 10)) is None
+
+
 @pytest.mark.parametrize("text", [
     None, "", "hierarchy", "3 answers", "Page 12 of 40", "March 2024", "2024-13-45", "31/02/2024",
     "Copyright 1890-01-01", "version 1.2.3",
