@@ -107,6 +107,30 @@ def skip_reason(data: bytes | str) -> str | None:
         head = head.encode("utf-8", "surrogatepass")
     elif head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _utf16_without_bom(head):
         return None
+    return _binary(head)
+
+
+def text_skip_reason(utf8: bytes) -> str | None:
+    """`skip_reason` of the text that the UTF-8 bytes `utf8` encode (lone surrogates as
+    "surrogatepass" writes them), read from the bytes: the text is decoded only where it must be."""
+    blank = utf8.lstrip(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")  # str.isspace's ASCII spaces
+    if not blank or (blank[0] >= 0x80 and _first_char(blank).isspace() and blank.decode("utf-8", "surrogatepass").isspace()):
+        return "empty"
+    if len(utf8) > MAX_PAGE_BYTES and len(text := utf8.decode("utf-8", "surrogatepass")) > MAX_PAGE_BYTES:
+        return f"larger than {MAX_PAGE_BYTES >> 20} MiB"
+    head = utf8[:SNIFF_CONTROLS]
+    if not head.isascii():  # the bytes of the first SNIFF_CONTROLS characters
+        head = _first_char(utf8, SNIFF_CONTROLS).encode("utf-8", "surrogatepass")
+    return _binary(head)
+
+
+def _first_char(utf8: bytes, count: int = 1) -> str:
+    """The first `count` characters the UTF-8 bytes `utf8` encode."""
+    return codecs.getincrementaldecoder("utf-8")("surrogatepass").decode(utf8[:4 * count])[:count]
+
+
+def _binary(head: bytes) -> str | None:
+    """Why the page that starts with `head` is binary, or None."""
     for magic, kind in _MAGIC:
         if head.startswith(magic):
             return f"binary content ({kind})"

@@ -1,7 +1,7 @@
 """The record every reader yields: one decoded page of a crawl, and the site it belongs to."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from stemmer.urls import split_url
 
@@ -28,6 +28,33 @@ class Page:
     site: str
     html: str
     anchors: tuple[str, ...] = ()
+    # The HTML's UTF-8 bytes where a reader had them and not the text (`from_utf8`): parse_html
+    # reads the bytes, and the text is decoded from them only where something asks for it.
+    _utf8: bytes | None = field(default=None, init=False, compare=False, repr=False)
+
+    @classmethod
+    def from_utf8(cls, id: str, url: str | None, site: str, utf8: bytes, anchors: tuple[str, ...] = ()) -> Page:
+        """The page whose HTML is the text that `utf8` encodes (lone surrogates as "surrogatepass"
+        writes them), decoded only when `html` is read."""
+        page = cls(id, url, site, None, anchors)
+        object.__setattr__(page, "_utf8", utf8)
+        return page
+
+    def __getattribute__(self, name: str):
+        if name == "html" and object.__getattribute__(self, "_utf8") is not None:
+            html = object.__getattribute__(self, "html")
+            if html is None:
+                html = object.__getattribute__(self, "_utf8").decode("utf-8", "surrogatepass")
+                object.__setattr__(self, "html", html)
+            return html
+        return object.__getattribute__(self, name)
+
+    @property
+    def utf8(self) -> bytes:
+        """The HTML as UTF-8 bytes, as parse_html reads it."""
+        if self._utf8 is not None:
+            return self._utf8
+        return self.html.encode("utf-8", "surrogatepass")
 
 
 def site_of(url: str | None, default: str = "local") -> str:
