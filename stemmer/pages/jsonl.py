@@ -20,7 +20,7 @@ try:  # optional (pip install stemmer[fast]): decodes a page's line in half json
 except ImportError:
     _orjson_loads = None
 try:  # compiled where the install built it, else the Python twin below (STEMMER_WALKER=python also means it)
-    from stemmer.pages._jsonl import html_utf8 as _compiled_html_utf8
+    from stemmer.pages._utf8 import html_utf8 as _compiled_html_utf8
 except ImportError:
     _compiled_html_utf8 = None
 try:  # optional (pip install stemmer[fast]): inflates gzip in 40% of zlib's time
@@ -154,7 +154,7 @@ def _utf8_page(line: bytes, default_id: str) -> Page | None:
 
 
 def _html_utf8_python(line: bytes) -> tuple[bytes, int, int] | None:
-    """The Python twin of `stemmer.pages._jsonl.html_utf8`: (the UTF-8 bytes, start, end) of the line's one
+    """The Python twin of `stemmer.pages._utf8.html_utf8`: (the UTF-8 bytes, start, end) of the line's one
     top-level ``"html"`` string, whose content is ``line[start:end]``, its NULs dropped and lone
     surrogates as "surrogatepass" writes them; None where the line is not plainly an object holding
     one such string, or json.loads refuses the string."""

@@ -139,7 +139,7 @@ def _reference(line: bytes):
 def _utf8_readers():
     from stemmer.pages import jsonl
     try:
-        from stemmer.pages._jsonl import html_utf8
+        from stemmer.pages._utf8 import html_utf8
     except ImportError:
         return [jsonl._html_utf8_python]
     return [jsonl._html_utf8_python, html_utf8]

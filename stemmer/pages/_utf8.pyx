@@ -1,6 +1,7 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True
-"""The compiled twin of `stemmer.pages.jsonl._html_utf8_python`: a line's top-level ``"html"`` string
-read straight into UTF-8 bytes, without the text orjson would build and parse_html encode again."""
+"""Pages' UTF-8 bytes read without building their text, which parse_html would encode again: the compiled
+twins of `stemmer.pages.jsonl._html_utf8_python` (a JSON line's ``"html"`` string straight into UTF-8
+bytes) and of `stemmer.pages.decode._valid_utf8_python`."""
 from cpython.bytes cimport PyBytes_AS_STRING
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_XDECREF
@@ -92,8 +93,10 @@ cdef inline long _u4(const unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcep
     return u
 
 
-cdef inline Py_ssize_t _utf8_length(const unsigned char* s, Py_ssize_t i, Py_ssize_t n) noexcept nogil:
-    """The length of the UTF-8 character at s[i] (a byte >= 0x80), surrogates allowed; 0 where it is not one."""
+cdef inline Py_ssize_t _utf8_length(const unsigned char* s, Py_ssize_t i, Py_ssize_t n,
+                                    bint surrogates) noexcept nogil:
+    """The length of the UTF-8 character at s[i] (a byte >= 0x80), surrogates allowed or not; 0 where
+    it is not one."""
     cdef unsigned char c = s[i], lo = 0x80, hi = 0xBF
     cdef Py_ssize_t length, k
     if 0xC2 <= c <= 0xDF:
@@ -101,7 +104,9 @@ cdef inline Py_ssize_t _utf8_length(const unsigned char* s, Py_ssize_t i, Py_ssi
     elif 0xE0 <= c <= 0xEF:
         length = 3
         if c == 0xE0:
-            lo = 0xA0  # ED A0..BF, a surrogate, stays: json.loads decodes the line's bytes with "surrogatepass"
+            lo = 0xA0
+        elif c == 0xED and not surrogates:
+            hi = 0x9F
     elif 0xF0 <= c <= 0xF4:
         length = 4
         if c == 0xF0:
@@ -174,7 +179,7 @@ cdef Py_ssize_t _unescape(const unsigned char* s, Py_ssize_t i, Py_ssize_t n, un
         if c < 0x20:
             return -1
         if c >= 0x80:
-            length = _utf8_length(s, i, n)
+            length = _utf8_length(s, i, n, True)  # json.loads decodes a line's bytes with "surrogatepass"
             if length == 0:
                 return -1
             for k in range(length):
@@ -272,3 +277,26 @@ def html_utf8(bytes line):
         return <object>out, start, stop
     finally:
         Py_XDECREF(out)
+
+
+def valid_utf8(bytes data):
+    """Whether `data` decodes as strict UTF-8 (``data.decode("utf-8")`` does not raise)."""
+    cdef const unsigned char* s = <const unsigned char*>PyBytes_AS_STRING(data)
+    cdef Py_ssize_t n = len(data), i = 0, length
+    cdef uint64_t word
+    while i < n:
+        while i + 8 <= n:
+            memcpy(&word, s + i, 8)
+            if word & 0x8080808080808080ULL:
+                break
+            i += 8
+        if i >= n:
+            break
+        if s[i] < 0x80:
+            i += 1
+            continue
+        length = _utf8_length(s, i, n, False)
+        if length == 0:
+            return False
+        i += length
+    return True
