@@ -41,13 +41,18 @@ class Page:
         return page
 
     def __getattribute__(self, name: str):
-        if name == "html" and object.__getattribute__(self, "_utf8") is not None:
-            html = object.__getattribute__(self, "html")
-            if html is None:
-                html = object.__getattribute__(self, "_utf8").decode("utf-8", "surrogatepass")
-                object.__setattr__(self, "html", html)
-            return html
-        return object.__getattribute__(self, name)
+        value = object.__getattribute__(self, name)
+        if value is None and name == "html":  # a page `from_utf8`: its text decoded now, and kept
+            value = object.__getattribute__(self, "_utf8").decode("utf-8", "surrogatepass")
+            object.__setattr__(self, "html", value)
+        return value
+
+    def __reduce__(self):
+        """Pickled as its bytes where it holds them (workers of `extract --jobs`), the text not decoded."""
+        utf8 = object.__getattribute__(self, "_utf8")
+        if utf8 is None:
+            return Page, (self.id, self.url, self.site, self.html, self.anchors)
+        return Page.from_utf8, (self.id, self.url, self.site, utf8, self.anchors)
 
     @property
     def utf8(self) -> bytes:
