@@ -95,7 +95,7 @@ def _as_utf8(data: bytes, http_charset: str | None, default: str | None) -> byte
 
 
 def _valid_utf8_python(data: bytes) -> bool:
-    """Whether `data` decodes as strict UTF-8: the Python twin of `stemmer.pages._jsonl.valid_utf8`."""
+    """Whether `data` decodes as strict UTF-8: the Python twin of `stemmer.pages._utf8.valid_utf8`."""
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
@@ -163,8 +163,9 @@ def skip_reason(data: bytes | str) -> str | None:
 def text_skip_reason(utf8: bytes) -> str | None:
     """`skip_reason` of the text that the UTF-8 bytes `utf8` encode (lone surrogates as
     "surrogatepass" writes them), read from the bytes: the text is decoded only where it must be."""
-    blank = utf8.lstrip(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")  # str.isspace's ASCII spaces
-    if not blank or (blank[0] >= 0x80 and _first_char(blank).isspace() and blank.decode("utf-8", "surrogatepass").isspace()):
+    rest = utf8.lstrip(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")  # str.isspace's ASCII spaces
+    if not rest or (rest[0] >= 0x80 and _first_char(rest).isspace()
+                    and rest.decode("utf-8", "surrogatepass").isspace()):
         return "empty"
     if len(utf8) > MAX_PAGE_BYTES and len(text := utf8.decode("utf-8", "surrogatepass")) > MAX_PAGE_BYTES:
         return f"larger than {MAX_PAGE_BYTES >> 20} MiB"

@@ -59,9 +59,9 @@ def read_jsonl(path: str | os.PathLike) -> Iterator[Page]:
                     continue
                 try:
                     # JSON writes a NUL only as \u0000: a line without one has no NUL to drop
-                    page = _utf8_page(line, f"{name}:{number}")
-                    reason = text_skip_reason(page.utf8) if page is not None else None
-                    if page is None:
+                    if (page := _utf8_page(line, f"{name}:{number}")) is not None:
+                        reason = text_skip_reason(page.utf8)
+                    else:
                         page = _page(_loads(line), f"{name}:{number}", nuls=b"\\u0000" in line)
                         reason = skip_reason(page.html)
                 except (ValueError, TypeError) as e:  # bad JSON and bad UTF-8 are ValueErrors
