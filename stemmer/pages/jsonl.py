@@ -55,7 +55,7 @@ def read_jsonl(path: str | os.PathLike) -> Iterator[Page]:
         lines = opened.enter_context(contextlib.closing(_gzipped_lines(path)) if gzipped else open(path, "rb"))
         try:
             for number, line in enumerate(lines, 1):
-                if not line.strip():
+                if not line or line.isspace():  # `not line.strip()`, without a copy of the line
                     continue
                 try:
                     # JSON writes a NUL only as \u0000: a line without one has no NUL to drop
