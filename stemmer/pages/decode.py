@@ -163,9 +163,9 @@ def skip_reason(data: bytes | str) -> str | None:
 def text_skip_reason(utf8: bytes) -> str | None:
     """`skip_reason` of the text that the UTF-8 bytes `utf8` encode (lone surrogates as
     "surrogatepass" writes them), read from the bytes: the text is decoded only where it must be."""
-    rest = utf8.lstrip(b" \t\n\r\x0b\x0c\x1c\x1d\x1e\x1f")  # str.isspace's ASCII spaces
-    if not rest or (rest[0] >= 0x80 and _first_char(rest).isspace()
-                    and rest.decode("utf-8", "surrogatepass").isspace()):
+    start = _ASCII_SPACES.match(utf8).end()
+    if start == len(utf8) or (utf8[start] >= 0x80 and _first_char(utf8[start:start + 4]).isspace()
+                              and utf8[start:].decode("utf-8", "surrogatepass").isspace()):
         return "empty"
     if len(utf8) > MAX_PAGE_BYTES and len(text := utf8.decode("utf-8", "surrogatepass")) > MAX_PAGE_BYTES:
         return f"larger than {MAX_PAGE_BYTES >> 20} MiB"
@@ -173,6 +173,9 @@ def text_skip_reason(utf8: bytes) -> str | None:
     if not head.isascii():  # the bytes of the first SNIFF_CONTROLS characters
         head = _first_char(utf8, SNIFF_CONTROLS).encode("utf-8", "surrogatepass")
     return _binary(head)
+
+
+_ASCII_SPACES = re.compile(rb"[ \t\n\r\x0b\x0c\x1c-\x1f]*")  # the ASCII characters str.isspace counts
 
 
 def _first_char(utf8: bytes, count: int = 1) -> str:

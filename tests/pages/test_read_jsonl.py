@@ -203,7 +203,7 @@ def test_lines_read_the_same_with_and_without_the_utf8_reader(tmp_path, monkeypa
     assert fast_warnings == slow_warnings and len(fast) >= 10 and len(slow_warnings) >= 10
 
 
-@pytest.mark.parametrize("text", ["", "   \n", "\u3000 \u2003", "\x1c\x1f", " \ufeff<p>", "<p>" + "é" * 9000 + "\x01" * 200,
+@pytest.mark.parametrize("text", ["", "   \n", "\u3000 \u2003", "\x1c\x1f", " \ufeff<p>", "\x85 \xa0\u2028", " \u3000x", "<p>" + "é" * 9000 + "\x01" * 200,
                                   "é" * 8191 + "\x01" * 3000, "\U0001F600" * 8190 + "\x01\x01\x01\x01\x01",
                                   "<p>lone \ud800</p>" + "\x02" * 900, "\x89PNG\r\n", "GIF8" + "é" * 10, "\x00" * 50])
 def test_skip_reason_of_utf8_bytes_is_the_texts(text):
