@@ -11,12 +11,11 @@ from libc.string cimport memcpy
 cdef extern from "Python.h":
     PyObject* _new_bytes "PyBytes_FromStringAndSize"(const char*, Py_ssize_t) except NULL
     int _PyBytes_Resize(PyObject**, Py_ssize_t) except -1
-    int __builtin_ctzll(unsigned long long) nogil
 
 
 cdef inline uint64_t _special(uint64_t w) noexcept nogil:
-    """The high bit of each byte of `w` (read little-endian) that is a quote, a backslash, a control
-    character or not ASCII; exact up to the lowest one set, which is all `_unescape` reads."""
+    """Nonzero where one of the eight bytes in `w` is a quote, a backslash, a control character or not
+    ASCII, else 0 (the borrows of the subtractions start only at such a byte)."""
     cdef uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL
     cdef uint64_t quote = w ^ 0x2222222222222222ULL, backslash = w ^ 0x5C5C5C5C5C5C5C5CULL
     return (((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | ((w - 0x2020202020202020ULL) & ~w)
@@ -156,11 +155,11 @@ cdef Py_ssize_t _unescape(const unsigned char* s, Py_ssize_t i, Py_ssize_t n, un
         while i + 8 <= n:  # eight plain bytes at a time (SWAR), up to the first that is not plain
             memcpy(&word, s + i, 8)
             special = _special(word)
-            if special:
-                k = __builtin_ctzll(special) >> 3
-                memcpy(out + o, s + i, 8)  # `out` holds as much as the rest of the line: the bytes past k are overwritten
-                o += k
-                i += k
+            if special:  # the plain bytes before the first that is not, one by one (on any byte order)
+                while 0x20 <= s[i] < 0x80 and s[i] != 92 and s[i] != 34:
+                    out[o] = s[i]
+                    o += 1
+                    i += 1
                 break
             memcpy(out + o, s + i, 8)
             o += 8
