@@ -1,5 +1,5 @@
-"""The compiled block walker (stemmer/blocks/_walker.pyx), tree walk (stemmer/classify/_trees.pyx) and text
-statistics (stemmer/classify/_text_stats.pyx), optional extensions.
+"""The compiled block walker (stemmer/blocks/_walker.pyx), tree walk (stemmer/classify/_trees.pyx), text
+statistics (stemmer/classify/_text_stats.pyx) and UTF-8 reader (stemmer/pages/_utf8.pyx), optional extensions.
 
 Everything else about the package is in pyproject.toml.  Where Cython, lxml's
 headers or a C compiler are missing, the install goes on without the
@@ -18,7 +18,8 @@ def extensions() -> list:
         return []
     exts = [Extension("stemmer.blocks._walker", ["stemmer/blocks/_walker.pyx"], include_dirs=lxml.get_include()),
             Extension("stemmer.classify._trees", ["stemmer/classify/_trees.pyx"]),
-            Extension("stemmer.classify._text_stats", ["stemmer/classify/_text_stats.pyx"])]
+            Extension("stemmer.classify._text_stats", ["stemmer/classify/_text_stats.pyx"]),
+            Extension("stemmer.pages._utf8", ["stemmer/pages/_utf8.pyx"])]
     try:
         built = cythonize(exts, language_level=3, quiet=True)
     except Exception as exc:  # noqa: BLE001 -- whatever stops Cython, the install goes on

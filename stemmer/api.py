@@ -118,7 +118,7 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
     exactly `segment`'s: the layouts match those, the classifier reads the table.
     Then its best layout gives the title and main text, else the fallback does.
     """
-    root = parse_html(page.html, name=page.id) if matcher or fb or with_blocks else None
+    root = parse_html(page.utf8, name=page.id) if matcher or fb or with_blocks else None
     table = page_table(root) if fb is not None else None
     stated = functools.cache(lambda: page_signals(root, page.url, lang=root.get("lang") if root is not None else None))
     if matcher is None and fb is not None:

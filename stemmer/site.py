@@ -51,7 +51,7 @@ class SiteCollector:
     def add(self, page: Page) -> SitePage | None:
         """Parse a page of the site and keep it to learn from; None, with a warning, if parsing raises."""
         try:
-            root = parse_html(page.html, name=page.id)
+            root = parse_html(page.utf8, name=page.id)
             blocks = segment(root, with_links=True)
         except Exception as exc:  # noqa: BLE001  (one page must never cost its site)
             self.skipped += 1  # counted in the site's history: this may run in a worker process

@@ -201,13 +201,19 @@ def _stylesheet_pop_ups(css: list[str]) -> frozenset[str] | None:
 @functools.lru_cache(maxsize=STYLESHEETS_KEPT)
 def _may_hide(css: str) -> bool:
     """`_may_hide_pop_up` of one stylesheet, kept for the next page that holds it."""
-    return _may_hide_pop_up(css, _lower_case(css))
+    return _may_hide_pop_up(css, _lower_case_kept(css))
+
+
+@functools.lru_cache(maxsize=STYLESHEETS_KEPT)
+def _lower_case_kept(css: str) -> str | None:
+    """`_lower_case` of one stylesheet, kept for `_joined_pop_ups` of the page that `_may_hide` just read."""
+    return _lower_case(css)
 
 
 @functools.lru_cache(maxsize=STYLESHEETS_KEPT)
 def _joined_pop_ups(css: tuple[str, ...]) -> frozenset[str]:
     """`_hidden_pop_ups` of stylesheets together, kept for the next page that holds the same."""
-    lows = [_lower_case(text) for text in css]
+    lows = [_lower_case_kept(text) for text in css]
     # `_lower_case` lowers letter by letter: the stylesheets' lowered copies joined are their join's
     return frozenset(_hidden_pop_ups(*_without_comments("\n".join(css), "\n".join(lows) if None not in lows else None)))
 

@@ -2,7 +2,15 @@
 from __future__ import annotations
 
 import codecs
+import os
 import re
+
+from stemmer.pages.page import Page
+
+try:  # compiled where the install built it, else the Python twin below (STEMMER_WALKER=python also means it)
+    from stemmer.pages._utf8 import valid_utf8 as _compiled_valid_utf8
+except ImportError:
+    _compiled_valid_utf8 = None
 
 # Pages above this are bombs or mislabelled binaries; Webstemmer itself stopped at 1 MB.
 MAX_PAGE_BYTES = 50 * 2**20
@@ -63,13 +71,55 @@ def decode_html(data: bytes, *, http_charset: str | None = None, default: str | 
     return drop_nuls(_decode(data, http_charset, default))
 
 
-def _decode(data: bytes, http_charset: str | None, default: str | None) -> str:
-    """`decode_html` for bytes without a byte-order mark."""
+def decoded_page(id: str, url: str | None, site: str, data: bytes, *, http_charset: str | None = None,
+                 default: str | None = None, anchors: tuple[str, ...] = ()) -> Page:
+    """The Page of a page's bytes as served, its HTML `decode_html` of them.
+
+    Where they decode as UTF-8, the Page holds them (`Page.from_utf8`) and
+    parse_html reads them as they are: no text is built from them and encoded again.
+    """
+    if (utf8 := _as_utf8(data, http_charset, default)) is not None:
+        return Page.from_utf8(id, url, site, utf8, anchors)
+    return Page(id, url, site, decode_html(data, http_charset=http_charset, default=default), anchors)
+
+
+def _as_utf8(data: bytes, http_charset: str | None, default: str | None) -> bytes | None:
+    """The UTF-8 bytes of `decode_html(data, ...)` where it decodes `data` as UTF-8 at its first
+    charset (`data` without NULs); None where it may decode otherwise."""
+    if data.startswith(tuple(bom for bom, _ in _BOMS)) or _utf16_without_bom(data[:SNIFF_CONTROLS]):
+        return None
+    name = next(filter(None, map(_codec, _labels(data, http_charset, default))))
+    if name != "utf-8" or not valid_utf8(data):
+        return None
+    return data.replace(b"\x00", b"") if b"\x00" in data else data
+
+
+def _valid_utf8_python(data: bytes) -> bool:
+    """Whether `data` decodes as strict UTF-8: the Python twin of `stemmer.pages._utf8.valid_utf8`."""
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+# The twin compiled where built, unless STEMMER_WALKER=python asks for the Python ones.
+valid_utf8 = (_compiled_valid_utf8 if _compiled_valid_utf8 is not None
+              and os.environ.get("STEMMER_WALKER", "").strip().lower() != "python" else _valid_utf8_python)
+
+
+def _labels(data: bytes, http_charset: str | None, default: str | None) -> list[str | None]:
+    """The charset labels `_decode` tries in turn: HTTP's, the page's own, the user's default, UTF-8."""
     head = data[:SNIFF_BYTES]
     declared = [m.group(1).decode("ascii") for m in (_XML_DECL.match(head), *_META.finditer(head)) if m]
     # A <meta> read as ASCII cannot be right about UTF-16, so WHATWG reads such pages as UTF-8.
     declared = ["utf-8" if label.lower().startswith("utf-16") else label for label in declared]
-    for label in (http_charset, *declared, default, "utf-8"):
+    return [http_charset, *declared, default, "utf-8"]
+
+
+def _decode(data: bytes, http_charset: str | None, default: str | None) -> str:
+    """`decode_html` for bytes without a byte-order mark."""
+    for label in _labels(data, http_charset, default):
         name = _codec(label)
         if name == "cp1252":
             break
@@ -107,6 +157,34 @@ def skip_reason(data: bytes | str) -> str | None:
         head = head.encode("utf-8", "surrogatepass")
     elif head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)) or _utf16_without_bom(head):
         return None
+    return _binary(head)
+
+
+def text_skip_reason(utf8: bytes) -> str | None:
+    """`skip_reason` of the text that the UTF-8 bytes `utf8` encode (lone surrogates as
+    "surrogatepass" writes them), read from the bytes: the text is decoded only where it must be."""
+    start = _ASCII_SPACES.match(utf8).end()
+    if start == len(utf8) or (utf8[start] >= 0x80 and _first_char(utf8[start:start + 4]).isspace()
+                              and utf8[start:].decode("utf-8", "surrogatepass").isspace()):
+        return "empty"
+    if len(utf8) > MAX_PAGE_BYTES and len(text := utf8.decode("utf-8", "surrogatepass")) > MAX_PAGE_BYTES:
+        return f"larger than {MAX_PAGE_BYTES >> 20} MiB"
+    head = utf8[:SNIFF_CONTROLS]
+    if not head.isascii():  # the bytes of the first SNIFF_CONTROLS characters
+        head = _first_char(utf8, SNIFF_CONTROLS).encode("utf-8", "surrogatepass")
+    return _binary(head)
+
+
+_ASCII_SPACES = re.compile(rb"[ \t\n\r\x0b\x0c\x1c-\x1f]*")  # the ASCII characters str.isspace counts
+
+
+def _first_char(utf8: bytes, count: int = 1) -> str:
+    """The first `count` characters the UTF-8 bytes `utf8` encode."""
+    return codecs.getincrementaldecoder("utf-8")("surrogatepass").decode(utf8[:4 * count])[:count]
+
+
+def _binary(head: bytes) -> str | None:
+    """Why the page that starts with `head` is binary, or None."""
     for magic, kind in _MAGIC:
         if head.startswith(magic):
             return f"binary content ({kind})"

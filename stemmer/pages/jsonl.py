@@ -7,17 +7,22 @@ import io
 import json
 import logging
 import os
+import re
 import zlib
 from collections.abc import Iterable, Iterator
 from itertools import islice
 
-from stemmer.pages.decode import drop_nuls, skip_reason
+from stemmer.pages.decode import drop_nuls, skip_reason, text_skip_reason
 from stemmer.pages.page import DAMAGED_INPUT, SKIPPED_PAGE, Page, site_of
 
 try:  # optional (pip install stemmer[fast]): decodes a page's line in half json's time
     from orjson import loads as _orjson_loads
 except ImportError:
     _orjson_loads = None
+try:  # compiled where the install built it, else the Python twin below (STEMMER_WALKER=python also means it)
+    from stemmer.pages._utf8 import html_utf8 as _compiled_html_utf8
+except ImportError:
+    _compiled_html_utf8 = None
 try:  # optional (pip install stemmer[fast]): inflates gzip in 40% of zlib's time
     from isal import igzip as _igzip
 except ImportError:
@@ -50,15 +55,19 @@ def read_jsonl(path: str | os.PathLike) -> Iterator[Page]:
         lines = opened.enter_context(contextlib.closing(_gzipped_lines(path)) if gzipped else open(path, "rb"))
         try:
             for number, line in enumerate(lines, 1):
-                if not line.strip():
+                if not line or line.isspace():  # `not line.strip()`, without a copy of the line
                     continue
                 try:
                     # JSON writes a NUL only as \u0000: a line without one has no NUL to drop
-                    page = _page(_loads(line), f"{name}:{number}", nuls=b"\\u0000" in line)
+                    if (page := _utf8_page(line, f"{name}:{number}")) is not None:
+                        reason = text_skip_reason(page.utf8)
+                    else:
+                        page = _page(_loads(line), f"{name}:{number}", nuls=b"\\u0000" in line)
+                        reason = skip_reason(page.html)
                 except (ValueError, TypeError) as e:  # bad JSON and bad UTF-8 are ValueErrors
                     log.warning("%s line %d: skipped, %s", path, number, e, extra=SKIPPED_PAGE)
                     continue
-                if reason := skip_reason(page.html):
+                if reason:
                     log.warning("%s line %d: %s: skipped, %s", path, number, page.id, reason, extra=SKIPPED_PAGE)
                     continue
                 yield page
@@ -122,6 +131,103 @@ def _loads(line: bytes) -> object:
         if not isinstance(obj, dict) or not any(isinstance(v, (int, float)) for v in obj.values()):
             return obj
     return json.loads(line)
+
+
+def _utf8_page(line: bytes, default_id: str) -> Page | None:
+    """The Page of one line whose ``html`` is read straight into UTF-8 bytes (`html_utf8`), the
+    other fields by `_loads`; None where that is not done (the caller reads the line as before).
+
+    orjson would build the page's text, which parse_html encodes again: a third of a big
+    page's reading and parsing.  Where the line without its html is refused, the whole line
+    is read as before, for the same error.
+    """
+    found = _HTML_UTF8(line)
+    if found is None:
+        return None
+    utf8, start, end = found
+    try:
+        obj = _loads(line[:start] + line[end:])
+        page = _page(obj, default_id, nuls=False)
+    except (ValueError, TypeError):
+        return None
+    return Page.from_utf8(page.id, page.url, page.site, utf8, page.anchors)
+
+
+def _html_utf8_python(line: bytes) -> tuple[bytes, int, int] | None:
+    """The Python twin of `stemmer.pages._utf8.html_utf8`: (the UTF-8 bytes, start, end) of the line's one
+    top-level ``"html"`` string, whose content is ``line[start:end]``, its NULs dropped and lone
+    surrogates as "surrogatepass" writes them; None where the line is not plainly an object holding
+    one such string, or json.loads refuses the string."""
+    i, n, span = _space(line, 0), len(line), None
+    if line[i:i + 1] != b"{":
+        return None
+    i = _space(line, i + 1)
+    while True:
+        key = _STRING.match(line, i)
+        if key is None or b"\\" in key.group():
+            return None
+        i = _space(line, key.end())
+        if line[i:i + 1] != b":":
+            return None
+        i = _space(line, i + 1)
+        if key.group() == b'"html"':
+            value = _STRING.match(line, i)
+            if span is not None or value is None:
+                return None
+            span, i = (i + 1, value.end() - 1), value.end()
+        elif (i := _value_end(line, i)) < 0:
+            return None
+        i = _space(line, i)
+        if line[i:i + 1] == b",":
+            i = _space(line, i + 1)
+        elif line[i:i + 1] == b"}":
+            break
+        else:
+            return None
+    if span is None:
+        return None
+    try:  # as text first, as json.loads decodes a line (it would guess the encoding of a string alone)
+        html = json.loads('"' + line[span[0]:span[1]].decode("utf-8", "surrogatepass") + '"')
+    except ValueError:
+        return None
+    return drop_nuls(html).encode("utf-8", "surrogatepass"), *span
+
+
+# The twin compiled where built, unless STEMMER_WALKER=python asks for the Python ones.
+_HTML_UTF8 = (_compiled_html_utf8 if _compiled_html_utf8 is not None
+              and os.environ.get("STEMMER_WALKER", "").strip().lower() != "python" else _html_utf8_python)
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_SPACE = re.compile(rb"[ \t\n\r]*")
+
+
+def _space(line: bytes, i: int) -> int:
+    return _SPACE.match(line, i).end()
+
+
+def _value_end(line: bytes, i: int) -> int:
+    """After the JSON value at ``line[i]`` (its brackets matched, strings skipped); -1 where it does not end."""
+    depth = 0
+    while i < len(line):
+        c = line[i:i + 1]
+        if c == b'"':
+            if (string := _STRING.match(line, i)) is None:
+                return -1
+            i = string.end()
+            if depth == 0:
+                return i
+            continue
+        if c in b"{[":
+            depth += 1
+        elif c in b"}]":
+            if depth == 0:
+                return i
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif depth == 0 and c in b", \t\n\r":
+            return i
+        i += 1
+    return -1
 
 
 def _page(obj: object, default_id: str, *, nuls: bool = True) -> Page:

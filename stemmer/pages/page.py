@@ -1,7 +1,7 @@
 """The record every reader yields: one decoded page of a crawl, and the site it belongs to."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from stemmer.urls import split_url
 
@@ -28,6 +28,38 @@ class Page:
     site: str
     html: str
     anchors: tuple[str, ...] = ()
+    # The HTML's UTF-8 bytes where a reader had them and not the text (`from_utf8`): parse_html
+    # reads the bytes, and the text is decoded from them only where something asks for it.
+    _utf8: bytes | None = field(default=None, init=False, compare=False, repr=False)
+
+    @classmethod
+    def from_utf8(cls, id: str, url: str | None, site: str, utf8: bytes, anchors: tuple[str, ...] = ()) -> Page:
+        """The page whose HTML is the text that `utf8` encodes (lone surrogates as "surrogatepass"
+        writes them), decoded only when `html` is read."""
+        page = cls(id, url, site, None, anchors)
+        object.__setattr__(page, "_utf8", utf8)
+        return page
+
+    def __getattribute__(self, name: str):
+        value = object.__getattribute__(self, name)
+        if value is None and name == "html":  # a page `from_utf8`: its text decoded now, and kept
+            value = object.__getattribute__(self, "_utf8").decode("utf-8", "surrogatepass")
+            object.__setattr__(self, "html", value)
+        return value
+
+    def __reduce__(self):
+        """Pickled as its bytes where it holds them (workers of `extract --jobs`), the text not decoded."""
+        utf8 = object.__getattribute__(self, "_utf8")
+        if utf8 is None:
+            return Page, (self.id, self.url, self.site, self.html, self.anchors)
+        return Page.from_utf8, (self.id, self.url, self.site, utf8, self.anchors)
+
+    @property
+    def utf8(self) -> bytes:
+        """The HTML as UTF-8 bytes, as parse_html reads it."""
+        if self._utf8 is not None:
+            return self._utf8
+        return self.html.encode("utf-8", "surrogatepass")
 
 
 def site_of(url: str | None, default: str = "local") -> str:

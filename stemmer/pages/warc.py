@@ -11,7 +11,7 @@ from typing import BinaryIO
 from stemmer.errors import InputError
 from stemmer.pages.linkinfo import read_linkinfo
 from stemmer.pages.page import DAMAGED_INPUT, SKIPPED_PAGE, Page, site_of
-from stemmer.pages.decode import MAX_PAGE_BYTES, charset_of, decode_html, skip_reason
+from stemmer.pages.decode import MAX_PAGE_BYTES, charset_of, decoded_page, skip_reason
 
 log = logging.getLogger("stemmer")
 
@@ -55,8 +55,8 @@ def read_warc(path: str | os.PathLike, *, charset: str | None = None) -> Iterato
                 log.warning("%s: %s: skipped, %s", path, url, reason, extra=SKIPPED_PAGE)
                 continue
             http = charset_of(_content_type(record))
-            html = decode_html(body, http_charset=http, default=charset)
-            yield Page(url, url, site_of(url), html, tuple(links.get(url, ())))
+            yield decoded_page(url, url, site_of(url), body, http_charset=http, default=charset,
+                               anchors=tuple(links.get(url, ())))
 
 
 def _records(f: BinaryIO, path, wanted: Callable, *, warn: bool = True) -> Iterator[tuple[object, bytes]]:

@@ -8,7 +8,7 @@ from pathlib import Path, PurePosixPath
 from urllib.parse import quote
 
 from stemmer.pages.page import SKIPPED_PAGE, Page, site_of
-from stemmer.pages.decode import MAX_PAGE_BYTES, decode_html, skip_reason
+from stemmer.pages.decode import MAX_PAGE_BYTES, decoded_page, skip_reason
 
 log = logging.getLogger("stemmer")
 
@@ -55,7 +55,7 @@ def read_wget(root: str | os.PathLike, *, charset: str | None = None) -> Iterato
                 log.warning("%s: skipped, %s", path, reason, extra=SKIPPED_PAGE)
                 continue
             url = _url_of(rel)
-            yield Page(rel, url, site_of(url), decode_html(data, default=charset))
+            yield decoded_page(rel, url, site_of(url), data, default=charset)
 
 
 def _looks_html(path: Path) -> bool:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from stemmer.errors import InputError
 from stemmer.pages.linkinfo import read_linkinfo
 from stemmer.pages.page import DAMAGED_INPUT, SKIPPED_PAGE, Page, site_of
-from stemmer.pages.decode import MAX_PAGE_BYTES, decode_html, skip_reason
+from stemmer.pages.decode import MAX_PAGE_BYTES, decoded_page, skip_reason
 
 log = logging.getLogger("stemmer")
 
@@ -61,7 +61,7 @@ def read_zip(path: str | os.PathLike, *, charset: str | None = None) -> Iterator
                 continue
             url = _as_url(name) if "/" in name else None
             anchors = tuple(links.get(url or name, ()))
-            yield Page(name, url, site_of(url), decode_html(data, default=charset), anchors)
+            yield decoded_page(name, url, site_of(url), data, default=charset, anchors=anchors)
 
 
 def _is_linkinfo(name: str) -> bool:

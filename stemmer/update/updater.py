@@ -185,7 +185,7 @@ def update(pages: Iterable[Page], patterns: PatternSet, *, date: str | None = No
             st = sites[page.site] = _Site(known, matcher, noise=NoiseCounter(page.site),
                                           collector=SiteCollector(page.site, site_model=site_model))
         try:
-            root = parse_html(page.html, name=page.id)
+            root = parse_html(page.utf8, name=page.id)
             blocks = segment(root, with_links=True)
         except Exception as exc:  # noqa: BLE001  (one page must never cost its site)
             log.warning("%s: skipped, %s: %s", page.id, type(exc).__name__, exc, extra=SKIPPED_PAGE)

@@ -88,3 +88,44 @@ def test_utf16_without_bom_is_decoded():
     for codec in ("utf-16-le", "utf-16-be"):
         assert skip_reason(text.encode(codec)) is None
         assert decode_html(text.encode(codec)) == text
+
+
+DECODED_CASES = [  # (bytes, http charset, default charset)
+    ("<p>plain ascii</p>".encode(), None, None), ('<meta charset="utf-8"><p>café €</p>'.encode(), None, None),
+    ("<p>nul\x00 and é</p>".encode(), "utf-8", None), (b"<p>bad \xff utf-8</p>", None, None),
+    (b"<p>surrogate \xed\xa0\x80</p>", "utf-8", None), (b"<p>cut \xe2\x82", None, None),
+    ('<meta charset="windows-1251"><p>Привет</p>'.encode("cp1251"), None, None),
+    ('<meta charset="euc-jp"><p>日本語</p>'.encode("utf-8"), None, None),  # a label the bytes fail, then UTF-8
+    ("<p>é</p>".encode(), "iso-8859-1", None), ("<p>é</p>".encode(), None, "koi8-r"), ("<p>é</p>".encode(), "bogus", None),
+    (codecs.BOM_UTF8 + "<p>é</p>".encode(), None, None), ("<p>ü</p>".encode("utf-16-le"), None, None),
+]
+
+
+def test_a_decoded_pages_html_is_decode_htmls():
+    from stemmer.pages.decode import decoded_page
+
+    for data, http, default in DECODED_CASES:
+        page = decoded_page("a", None, "s", data, http_charset=http, default=default)
+        text = decode_html(data, http_charset=http, default=default)
+        assert page.html == text and page.utf8 == text.encode("utf-8", "surrogatepass"), data
+    assert decoded_page("a", None, "s", DECODED_CASES[1][0])._utf8 is not None  # read as its bytes
+
+
+def test_the_utf8_checks_agree_with_decoding():
+    from stemmer.pages import decode
+
+    try:
+        from stemmer.pages._utf8 import valid_utf8
+    except ImportError:
+        valid_utf8 = decode._valid_utf8_python
+    rng = random.Random(3)
+    pieces = [b"a", b"<p>", b"abcdefghij", b"\xc3\xa9", b"\xe2\x82\xac", b"\xf0\x9f\x98\x80", b"\xed\xa0\x80", b"\xed\x9f\xbf",
+              b"\xc0\xaf", b"\xe0\x80\x80", b"\xf4\x90\x80\x80", b"\xf4\x8f\xbf\xbf", b"\xff", b"\xc3", b"\x80", b"\x00"]
+    for _ in range(5000):
+        data = b"".join(rng.choices(pieces, k=rng.randrange(0, 20)))
+        try:
+            data.decode("utf-8")
+            valid = True
+        except UnicodeDecodeError:
+            valid = False
+        assert valid_utf8(data) == decode._valid_utf8_python(data) == valid, data
