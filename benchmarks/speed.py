@@ -122,7 +122,7 @@ def main() -> None:
         return run
 
     out: dict = {}
-    runs = {"lxml parse (bare)": lambda: [parse_html(p.html) for p in test]}
+    runs = {"lxml parse (bare)": lambda: [parse_html(p.utf8) for p in test]}
     for walker in sorted(WALKERS):
         runs[f"extract, patterns only ({walker} walker)"] = with_walker(walker, None)
     best = "compiled" if "compiled" in WALKERS else "python"
@@ -232,8 +232,7 @@ import sys, time
 from lxml import etree
 from stemmer.blocks.parse import _PARSER
 from stemmer.pages import read_pages
-data = [p.html.encode("utf-8", "surrogatepass") if isinstance(p.html, str) else p.html
-        for p in read_pages(sys.argv[1])]
+data = [p.utf8 for p in read_pages(sys.argv[1])]
 t0 = time.process_time()
 for d in data:
     etree.fromstring(d, _PARSER)
@@ -307,11 +306,11 @@ def end_to_end(args) -> None:
             gc.set_threshold(GC_YOUNG_OBJECTS, *collected[1:])
             t0 = time.process_time()
             for page in read_pages(source):
-                parse_html(page.html)
+                parse_html(page.utf8)
             parsed = time.process_time() - t0
             t0 = time.process_time()
             for page in read_pages(source):
-                segment(parse_html(page.html))
+                segment(parse_html(page.utf8))
             walked = time.process_time() - t0
             gc.set_threshold(*collected)
             return parsed, walked

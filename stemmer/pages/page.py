@@ -35,16 +35,18 @@ class Page:
     @classmethod
     def from_utf8(cls, id: str, url: str | None, site: str, utf8: bytes, anchors: tuple[str, ...] = ()) -> Page:
         """The page whose HTML is the text that `utf8` encodes (lone surrogates as "surrogatepass"
-        writes them), decoded only when `html` is read."""
-        page = cls(id, url, site, None, anchors)
-        object.__setattr__(page, "_utf8", utf8)
+        writes them), decoded only when `html` is read: its slot is left empty until then."""
+        page = object.__new__(cls)
+        for name, value in (("id", id), ("url", url), ("site", site), ("anchors", anchors), ("_utf8", utf8)):
+            object.__setattr__(page, name, value)
         return page
 
-    def __getattribute__(self, name: str):
-        value = object.__getattribute__(self, name)
-        if value is None and name == "html":  # a page `from_utf8`: its text decoded now, and kept
-            value = object.__getattribute__(self, "_utf8").decode("utf-8", "surrogatepass")
-            object.__setattr__(self, "html", value)
+    def __getattr__(self, name: str):
+        """Only asked for an empty slot: the `html` of a page `from_utf8`, decoded now and kept."""
+        if name != "html":
+            raise AttributeError(name)
+        value = self._utf8.decode("utf-8", "surrogatepass")
+        object.__setattr__(self, "html", value)
         return value
 
     def __reduce__(self):
