@@ -11,6 +11,9 @@ try:  # compiled where the install built it, else the Python twin below (STEMMER
     from stemmer.pages._utf8 import valid_utf8 as _compiled_valid_utf8
 except ImportError:
     _compiled_valid_utf8 = None
+# STEMMER_WALKER=python asks for the Python twins of the compiled readers here and in `stemmer.pages.jsonl`
+# (read once for both: pages come before `stemmer.blocks.segment`, which reads it for the walkers).
+PYTHON_TWINS = os.environ.get("STEMMER_WALKER", "").strip().lower() == "python"
 
 # Pages above this are bombs or mislabelled binaries; Webstemmer itself stopped at 1 MB.
 MAX_PAGE_BYTES = 50 * 2**20
@@ -103,9 +106,7 @@ def _valid_utf8_python(data: bytes) -> bool:
     return True
 
 
-# The twin compiled where built, unless STEMMER_WALKER=python asks for the Python ones.
-valid_utf8 = (_compiled_valid_utf8 if _compiled_valid_utf8 is not None
-              and os.environ.get("STEMMER_WALKER", "").strip().lower() != "python" else _valid_utf8_python)
+valid_utf8 = _compiled_valid_utf8 if _compiled_valid_utf8 is not None and not PYTHON_TWINS else _valid_utf8_python
 
 
 def _labels(data: bytes, http_charset: str | None, default: str | None) -> list[str | None]:

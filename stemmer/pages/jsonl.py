@@ -12,7 +12,7 @@ import zlib
 from collections.abc import Iterable, Iterator
 from itertools import islice
 
-from stemmer.pages.decode import drop_nuls, skip_reason, text_skip_reason
+from stemmer.pages.decode import PYTHON_TWINS, drop_nuls, skip_reason, text_skip_reason
 from stemmer.pages.page import DAMAGED_INPUT, SKIPPED_PAGE, Page, site_of
 
 try:  # optional (pip install stemmer[fast]): decodes a page's line in half json's time
@@ -193,9 +193,7 @@ def _html_utf8_python(line: bytes) -> tuple[bytes, int, int] | None:
     return drop_nuls(html).encode("utf-8", "surrogatepass"), *span
 
 
-# The twin compiled where built, unless STEMMER_WALKER=python asks for the Python ones.
-_HTML_UTF8 = (_compiled_html_utf8 if _compiled_html_utf8 is not None
-              and os.environ.get("STEMMER_WALKER", "").strip().lower() != "python" else _html_utf8_python)
+_HTML_UTF8 = _compiled_html_utf8 if _compiled_html_utf8 is not None and not PYTHON_TWINS else _html_utf8_python
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _SPACE = re.compile(rb"[ \t\n\r]*")
 
