@@ -10,6 +10,7 @@ the headline are visited: no walk of the whole page.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import date
@@ -42,9 +43,6 @@ _NOT_ALNUM = re.compile(r"[^0-9A-Za-z]+")
 _TEXT_NODES = etree.XPath("descendant::text()")  # an element's text, but not the names of entity references
 _BYLINE_CLASS = re.compile(r"author|byline|writer|posted-?by", re.I)
 _NOT_BYLINE_CLASS = re.compile(r"comment|avatar|bio|description|about|follow|social|share|image|photo|img", re.I)
-_BYLINE_CLASSES: dict[str, bool] = {}  # `_byline_class`'s answers
-_DATE_PARTS: dict[str, bool] = {}  # `_date_part`'s answers
-_MEMO_MAX = 4096  # answers kept in each: a run of many sites starts over now and then
 
 
 @dataclass(slots=True)  # not frozen: a frozen one costs a microsecond to make, and a page reads dozens
@@ -170,16 +168,10 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
     return Visible(found_date, updated, author, date_text, above)
 
 
+@functools.lru_cache(maxsize=4096)  # a site's pages share their labels ("Share", "Posted in")
 def _date_part(text: str) -> bool:
-    """Whether a short piece may be the start of a date: it has a digit or a month's name; once per
-    text (`_DATE_PARTS`: a site's pages share their labels, "Share", "Posted in")."""
-    found = _DATE_PARTS.get(text)
-    if found is None:
-        if len(_DATE_PARTS) >= _MEMO_MAX:
-            _DATE_PARTS.clear()
-        found = _DATE_PARTS[text] = (any(map(str.isdigit, text))
-                                     or any(w.lower().rstrip(".,") in MONTHS for w in text.split()))
-    return found
+    """Whether a short piece may be the start of a date: it has a digit or a month's name."""
+    return any(map(str.isdigit, text)) or any(w.lower().rstrip(".,") in MONTHS for w in text.split())
 
 
 def _prose(text: str, iso: str) -> bool:
@@ -218,16 +210,10 @@ def _classes(el, words: dict) -> str:
     return " ".join(out)
 
 
+@functools.lru_cache(maxsize=4096)  # a site's pages share their classes
 def _byline_class(classes: str) -> bool:
-    """Whether an element's classes (`_Around.classes`) name a byline, and nothing that is not one;
-    once per string (`_BYLINE_CLASSES`: a site's pages share their classes)."""
-    found = _BYLINE_CLASSES.get(classes)
-    if found is None:
-        if len(_BYLINE_CLASSES) >= _MEMO_MAX:
-            _BYLINE_CLASSES.clear()
-        found = _BYLINE_CLASSES[classes] = bool(_BYLINE_CLASS.search(classes)
-                                                and not _NOT_BYLINE_CLASS.search(classes))
-    return found
+    """Whether an element's classes (`_Around.classes`) name a byline, and nothing that is not one."""
+    return bool(_BYLINE_CLASS.search(classes) and not _NOT_BYLINE_CLASS.search(classes))
 
 
 class _Around:
