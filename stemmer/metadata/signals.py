@@ -285,21 +285,18 @@ def _read_meta(metas, dates, modified, authors, titles, sites, lang) -> dict[str
         if not key:
             continue
         read = (low := key.lower()) in _READ_META
-        if named and (named := named.lower()) in _SOCIAL_META and named not in social:
-            social_key = named
-        elif not read:
+        shared = bool(named) and low in _SOCIAL_META and low not in social  # `key` is `named` where it has one
+        if not (read or shared):
             continue  # a tag that states nothing read here (viewport, robots, og:image): its content unread
-        else:
-            social_key = None
         content = meta.get("content")
         if not content or not (content := content.strip()):
             continue
         if read:
             found.setdefault(low, []).append(content)
-        if social_key:
-            social[social_key] = " ".join(content.split())
-            if social_key != "og:type":
-                social.setdefault("social", social[social_key])
+        if shared:
+            social[low] = " ".join(content.split())
+            if low != "og:type":
+                social.setdefault("social", social[low])
     if not found:
         return social
     for keys, out, kind in ((PUBLISHED_META, dates, "date"), (MODIFIED_META, modified, "date"),
