@@ -1,7 +1,7 @@
 """stemmer's version: the installed package's, so that pyproject.toml is the one place it is written.
 
-Read on first use (`stemmer.version.__version__`): importlib.metadata costs every command ~0.05 s
-of start-up, and only pattern files, models, the crawler's User-Agent and ``-V`` need it.
+Read on first use: importlib.metadata costs every command ~0.05 s of start-up, and only pattern
+files, models, the crawler's User-Agent, ``-V`` and ``stemmer.__version__`` need it.
 """
 import functools
 
@@ -14,9 +14,3 @@ def package_version() -> str:
         return version("stemmer")
     except PackageNotFoundError:
         return "0+unknown"
-
-
-def __getattr__(name: str) -> str:
-    if name == "__version__":
-        return package_version()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

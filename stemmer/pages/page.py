@@ -51,10 +51,9 @@ class Page:
 
     def __reduce__(self):
         """Pickled as its bytes where it holds them (workers of `extract --jobs`), the text not decoded."""
-        utf8 = object.__getattribute__(self, "_utf8")
-        if utf8 is None:
+        if self._utf8 is None:
             return Page, (self.id, self.url, self.site, self.html, self.anchors)
-        return Page.from_utf8, (self.id, self.url, self.site, utf8, self.anchors)
+        return Page.from_utf8, (self.id, self.url, self.site, self._utf8, self.anchors)
 
     @property
     def utf8(self) -> bytes:
