@@ -72,3 +72,30 @@ def test_match_returns_the_keys_of_every_block(matcher, site_parts):
 def test_site_without_layouts_matches_nothing(site_parts):
     matcher = SiteMatcher(SitePatterns("example.com", ()))
     assert matcher.match(blocks(site_parts.article(1))).layout is None
+
+
+def test_similarity_is_that_of_the_layout_sequences_as_numbers(matcher, site_parts, about_html):
+    """The matcher compares key sequences as strings: the same similarity as `layout_sequence`'s numbers."""
+    from stemmer.cluster import layout_sequence, similarity
+    from stemmer.cluster.similarity import repeats
+    for html in (site_parts.article(8, paragraphs=25), site_parts.index(9), about_html):
+        page = blocks(html)
+        match = SiteMatcher(matcher.patterns, threshold=0.0).match(page)
+        ids = {k: i for i, k in enumerate(sorted({s.key for lay in matcher.patterns.layouts for s in lay.sections}))}
+        own: dict[str, int] = {}
+        for key, b in zip(match.keys, page.blocks):
+            own[key] = own.get(key, 0) + b.weight
+        best = 0.0
+        for lay in matcher.patterns.layouts:
+            reps = {s.key: s.repeats for s in lay.sections}
+            page_reps = {k: reps.get(k, repeats(w)) for k, w in own.items()}
+            best = max(best, similarity(layout_sequence(own, ids, page_reps),
+                                        layout_sequence((s.key for s in lay.sections), ids, reps)))
+        assert match.similarity == best
+
+
+def test_key_symbols_skip_the_surrogates():
+    from stemmer.extract.match import _symbol
+    symbols = [_symbol(n) for n in range(0xD700, 0xE100)]
+    assert len(set(symbols)) == len(symbols)
+    assert not any(0xD800 <= ord(c) < 0xE000 for c in symbols)
