@@ -1,7 +1,6 @@
 """Take the title and the main text of a page from the layout it matched."""
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -10,7 +9,7 @@ from stemmer.cluster import KeyMaker
 from stemmer.extract.match import Match
 from stemmer.layout.bylines import byline_author, slot_date
 from stemmer.layout.learn import main_letters
-from stemmer.layout.model import METADATA_ROLES
+from stemmer.layout.model import METADATA_ROLES, Layout
 from stemmer.layout.roles import HEADING_LEVEL, element_tag
 from stemmer.layout.titles import agreement, title_less_names
 from stemmer.metadata import PageSignals
@@ -123,7 +122,7 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
     """
     layout = match.layout
     assert layout is not None
-    slot = {s.key: (i, s.role) for i, s in enumerate(layout.sections)}
+    slot, names = _reading(layout)
     container = layout.container
     out: list[ExtractedBlock] = []
     links: list[ExtractedBlock] = []  # the container's blocks of mostly link text
@@ -135,6 +134,9 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
         found = slot.get(key)
         if found is not None:
             n, role = found
+            if role == "main":  # the commonest by far: a page's paragraphs
+                out.append(ExtractedBlock(role, n, b.text, _tag(b), "pattern", 1.0, i))
+                continue
             if role == "static":
                 static.add(i)
                 continue
@@ -161,11 +163,25 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
     if links and _link_list(out, links, page):
         taken = {o.index for o in links}
         out = sorted([o for o in out if o.index not in taken] + links, key=lambda o: o.index)
-    names = frozenset(map(sig, layout.title_names))
     date, date_from, author, author_from = slot_metadata(dated, bylines, signals)
     return Extraction(page_id, url, site, True, layout.id, round(match.similarity, 4),
                       page_title(title, page, titles, names=names, static=static), tuple(out), "pattern",
                       date, author, date_from, author_from)
+
+
+_READINGS: dict[int, tuple] = {}  # id of a layout -> (the layout, its `_reading`)
+
+
+def _reading(layout: Layout) -> tuple[dict[str, tuple[int, str]], frozenset[str]]:
+    """What `apply_layout` reads of a layout on each of its pages, made once per layout:
+    each slot's number and role by its key, and the letters of its `title_names`."""
+    kept = _READINGS.get(id(layout))
+    if kept is None or kept[0] is not layout:
+        if len(_READINGS) > 10_000:
+            _READINGS.clear()
+        kept = _READINGS[id(layout)] = (layout, ({s.key: (i, s.role) for i, s in enumerate(layout.sections)},
+                                                 frozenset(map(sig, layout.title_names))))
+    return kept[1]
 
 
 # What a page states of itself in these sources outweighs its date or author slot where
@@ -246,9 +262,12 @@ def page_title(slot: int | None, page: PageBlocks, titles: Titles = (), *,
     slot_text = page.blocks[slot].text
     head = sig(page.title)
 
-    @functools.cache  # the page's own titles are looked up once, and only where needed
-    def refs() -> tuple[str, ...]:
-        return tuple(s for s in map(sig, titles() if callable(titles) else titles) if s)
+    found: list[tuple[str, ...]] = []
+
+    def refs() -> tuple[str, ...]:  # the page's own titles, looked up once and only where needed
+        if not found:
+            found.append(tuple(s for s in map(sig, titles() if callable(titles) else titles) if s))
+        return found[0]
 
     whole = _whole_heading(page, slot)
     if whole != slot_text:
