@@ -102,11 +102,11 @@ class KeyMaker:
         return key
 
     def keys(self, page: PageBlocks) -> tuple[str, ...]:
-        """The layout keys of a page's blocks, in order (`key` of each, in one loop)."""
-        known, start, out = self._keys.get, -self.depth, []
-        for b in page.blocks:
-            key = known(b.path[start:])
-            out.append(key if key is not None else self.key(b.path))
+        """The layout keys of a page's blocks, in order (`key` of each)."""
+        known, start = self._keys.get, -self.depth
+        out = [known(b.path[start:]) for b in page.blocks]
+        if None in out:  # a path tail not met before (the site's first pages)
+            out = [key if key is not None else self.key(b.path) for key, b in zip(out, page.blocks)]
         return tuple(out)
 
     def full_path(self, path: tuple[str, ...]) -> tuple[str, ...]:
