@@ -120,7 +120,13 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
     """
     root = parse_html(page.utf8, name=page.id) if matcher or fb or with_blocks else None
     table = page_table(root) if fb is not None else None
-    stated = functools.cache(lambda: page_signals(root, page.url, lang=root.get("lang") if root is not None else None))
+    read: list[PageSignals] = []
+
+    def stated() -> PageSignals:  # the page's statements, read once where first asked (cheaper than a functools.cache)
+        if not read:
+            read.append(page_signals(root, page.url, lang=root.get("lang") if root is not None else None))
+        return read[0]
+
     if matcher is None and fb is not None:
         stated()  # the fallback reads them: now, while the walked tree is in the CPU's cache (a walk of it at half the cost)
     blocks = table.page if table is not None else segment(root)
