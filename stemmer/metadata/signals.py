@@ -14,6 +14,7 @@ import html
 import json
 import re
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from stemmer.blocks.segment import walker_in_use
 from stemmer.metadata.authors import clean_author
@@ -338,10 +339,11 @@ def _value(raw: str, kind: str, lang) -> str | None:
 
 def _read_time(times, dates, lang) -> None:
     """`<time>` elements: those marked ``pubdate`` first, then the others, in page order."""
-    times = [t for t in times if t.get("datetime")]
-    for t in sorted(times, key=lambda t: t.get("pubdate") is None and "publish" not in (t.get("class") or "")):
-        if iso := parse_date(t.get("datetime"), lang=lang):
-            dates.append(Signal(iso, "time", "datetime", t.get("datetime")))
+    stamped = [(t.get("pubdate") is None and "publish" not in (t.get("class") or ""), raw)
+               for t in times if (raw := t.get("datetime"))]  # (not marked, its datetime)
+    for _, raw in sorted(stamped, key=itemgetter(0)):
+        if iso := parse_date(raw, lang=lang):
+            dates.append(Signal(iso, "time", "datetime", raw))
 
 
 def _url_dates(url: str | None) -> list[Signal]:

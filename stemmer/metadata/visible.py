@@ -256,11 +256,18 @@ class _Around:
         return None
 
     def __iter__(self):
-        for step in (1, -1):
-            distance = step
-            while (p := self.at(distance)) is not None:
-                yield p
-                distance += step
+        after, distance = self.after, 1
+        while True:  # `at(distance)` for distance 1, 2, ..., its walk only where it is due
+            if len(after.pieces) < distance <= AFTER:
+                after.walk(self.FIRST if distance <= self.FIRST else AFTER)
+            if distance > len(after.pieces):
+                break
+            yield after.pieces[distance - 1]
+            distance += 1
+        distance = -1
+        while (p := self.at(distance)) is not None:
+            yield p
+            distance -= 1
 
 
 class _After:
