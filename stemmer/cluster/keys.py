@@ -54,8 +54,8 @@ class KeyMaker:
         self.token_share = dict(token_share)
         self.depth = depth
         self.webstemmer = webstemmer
-        self._enc: dict[str, str] = {}
-        self._keys: dict[tuple[str, ...], str] = {}  # by the path's last `depth` elements: all a key reads
+        self._enc = _Made(self._encode)  # raw element -> its encoding
+        self._keys = _Made(self._key_of)  # by the path's last `depth` elements: all a key reads
         self._within: dict[tuple[tuple[str, ...], tuple[str, ...]], bool] = {}
 
     @classmethod
@@ -79,39 +79,34 @@ class KeyMaker:
 
     def encoding(self, raw: str) -> str:
         """The normalised encoding of one element: its tag and kept tokens."""
-        enc = self._enc.get(raw)
-        if enc is None and self.webstemmer:
-            enc = self._enc[raw] = _webstemmer_encoding(raw)
-        if enc is None:
-            tag, tokens = split_element(raw)
-            share = self.token_share
-            ids = [t for t in tokens if t[0] == "#" and t in share]
-            # An id names the slot alone; its element's classes are styles and states.
-            classes = [] if ids else sorted((t for t in tokens if t[0] != "#" and t in share),
-                                            key=lambda t: (-share[t], t))[:MAX_CLASSES]
-            enc = ".".join([tag, *sorted(classes)]) + (ids[0] if ids else "")
-            self._enc[raw] = enc
-        return enc
+        return self._enc[raw]
+
+    def _encode(self, raw: str) -> str:
+        if self.webstemmer:
+            return _webstemmer_encoding(raw)
+        tag, tokens = split_element(raw)
+        share = self.token_share
+        ids = [t for t in tokens if t[0] == "#" and t in share]
+        # An id names the slot alone; its element's classes are styles and states.
+        classes = [] if ids else sorted((t for t in tokens if t[0] != "#" and t in share),
+                                        key=lambda t: (-share[t], t))[:MAX_CLASSES]
+        return ".".join([tag, *sorted(classes)]) + (ids[0] if ids else "")
 
     def key(self, path: tuple[str, ...]) -> str:
         """The layout key of a block path: its last `depth` normalised encodings."""
-        tail = path[-self.depth:]
-        key = self._keys.get(tail)
-        if key is None:
-            key = self._keys[tail] = "/".join([self.encoding(e) for e in tail])
-        return key
+        return self._keys[path[-self.depth:]]
+
+    def _key_of(self, tail: tuple[str, ...]) -> str:
+        return "/".join(map(self._enc.__getitem__, tail))
 
     def keys(self, page: PageBlocks) -> tuple[str, ...]:
         """The layout keys of a page's blocks, in order (`key` of each)."""
-        known, start = self._keys.get, -self.depth
-        out = [known(b.path[start:]) for b in page.blocks]
-        if None in out:  # a path tail not met before (the site's first pages)
-            out = [key if key is not None else self.key(b.path) for key, b in zip(out, page.blocks)]
-        return tuple(out)
+        known, start = self._keys, -self.depth
+        return tuple([known[b.path[start:]] for b in page.blocks])
 
     def full_path(self, path: tuple[str, ...]) -> tuple[str, ...]:
         """The whole path, normalised (used for main-text containers)."""
-        return tuple(self.encoding(e) for e in path)
+        return tuple(map(self._enc.__getitem__, path))
 
     def within(self, path: tuple[str, ...], container: tuple[str, ...]) -> bool:
         """Whether a block path lies inside `container` and outside any box in it.
@@ -126,12 +121,27 @@ class KeyMaker:
             tail = container[-CONTAINER_TAIL:]
             # The block's own element counts: text set loose in the container
             # itself (a Blogger post body with <br>s) is inside it.
-            enc = [self.encoding(raw) for raw in path]
+            enc = list(map(self._enc.__getitem__, path))
             end = next((start + len(tail) for start in range(len(enc) - len(tail), -1, -1)
                         if all(map(_covers, enc[start:start + len(tail)], tail))), None)
             inside = end is not None and not any(boxed(raw) for raw in path[end:])
             self._within[(path, container)] = inside
         return inside
+
+
+class _Made(dict):
+    """A memo: the value of a key it lacks is made by `make` where first asked, and kept
+    (a hit costs a dict lookup in C, no Python call)."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key):
+        value = self[key] = self.make(key)
+        return value
 
 
 # Readability's test for elements that are unlikely to hold the article:
