@@ -135,7 +135,7 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
         if found is not None:
             n, role = found
             if role == "main":  # the commonest by far: a page's paragraphs
-                out.append(ExtractedBlock(role, n, b.text, _tag(b), "pattern", 1.0, i))
+                out.append(ExtractedBlock(role, n, b.text, _TAGS.get(b.path[-3:]) or _tag(b), "pattern", 1.0, i))
                 continue
             if role == "static":
                 static.add(i)
@@ -338,13 +338,25 @@ def foreign(extraction: Extraction, match: Match, page: PageBlocks) -> bool:
 
 
 def _tag(block) -> str:
-    """The block's tag for Markdown: a paragraph of a quotation counts as the quotation."""
-    tag = block.tag
-    if tag == "p":
-        around = block.path[-3:-1]  # the paragraph's parent and grandparent
-        if around and (around[-1].startswith("blockquote") or around[0].startswith("blockquote")):
-            return "blockquote"
+    """The block's tag for Markdown: a paragraph of a quotation counts as the quotation.
+
+    Kept in `_TAGS` by the last three elements of the block's path, all it reads.
+    """
+    tail = block.path[-3:]
+    tag = _TAGS.get(tail)
+    if tag is None:
+        tag = block.tag
+        if tag == "p":
+            around = tail[:-1]  # the paragraph's parent and grandparent
+            if around and (around[-1].startswith("blockquote") or around[0].startswith("blockquote")):
+                tag = "blockquote"
+        if len(_TAGS) > 100_000:
+            _TAGS.clear()
+        _TAGS[tail] = tag
     return tag
+
+
+_TAGS: dict[tuple[str, ...], str] = {}
 
 
 def unmatched(page_id: str, url: str | None, site: str, similarity: float = 0.0) -> Extraction:
