@@ -155,9 +155,10 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
                     label += " " + before.text  # "Updated:" "March 2, 2024"
                 if (after := pieces.at(p.distance + 1)) is not None and _LABEL_AFTER.match(after.text):
                     label += " " + after.text   # "2025-01-08" "に更新" (Japanese and Korean label after the date)
-                if found_date is None and (updated is None or not _UPDATED.search(label)):
+                labelled = _UPDATED.search(label) is not None
+                if found_date is None and (updated is None or not labelled):
                     date_text, above = text, p.distance < 0
-                if _UPDATED.search(label):
+                if labelled:
                     updated = updated or iso
                 else:
                     found_date = found_date or iso
