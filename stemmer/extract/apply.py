@@ -255,10 +255,9 @@ def page_title(slot: int | None, page: PageBlocks, titles: Titles = (), *,
     without title slot (an index: its slots are teasers) takes its first h1 that
     is not a link, else its `<title>` less its names.
     """
-    own = title_less_names(page.title, names)
     if slot is None:
         h1 = next((b.text for b in _headings(page) if b.tag == "h1"), None)
-        return h1 or own or None
+        return h1 or title_less_names(page.title, names) or None
     slot_text = page.blocks[slot].text
     head = sig(page.title)
 
@@ -271,12 +270,12 @@ def page_title(slot: int | None, page: PageBlocks, titles: Titles = (), *,
 
     whole = _whole_heading(page, slot)
     if whole != slot_text:
-        named = (*refs(), sig(own))
+        named = (*refs(), sig(title_less_names(page.title, names)))
         if agreement(sig(whole), named) > agreement(sig(slot_text), named):
             slot_text = whole
     if head and agreement(sig(slot_text), (), head) >= TITLE_AGREES:
         return slot_text  # the `<title>` alone confirms it: the page's own titles are not looked up
-    mine, head = refs(), sig(own)
+    mine, head = refs(), sig(title_less_names(page.title, names))  # the `<title>` less its names: only now
     if not (mine or head) or agreement(sig(slot_text), mine, head) >= TITLE_AGREES:
         return slot_text
     best, best_score = slot_text, TITLE_AGREES
