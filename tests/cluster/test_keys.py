@@ -68,6 +68,17 @@ def test_webstemmer_style_encoding():
     assert keymaker.encoding("div.a.b#main") == "div:class=a b:id=main"
 
 
+def test_keys_of_a_page_are_its_blocks_keys_and_survive_a_pickle():
+    import pickle
+    [page] = pages_of('<div class="story" id="post-9"><p>One</p><p>Two</p></div><p>Three</p>')
+    keymaker = KeyMaker({"story": 0.8}, depth=2)
+    assert keymaker.keys(page) == tuple(keymaker.key(b.path) for b in page.blocks) == (
+        "div.story/p", "div.story/p", "body/p")
+    copy = pickle.loads(pickle.dumps(keymaker))
+    assert copy.keys(page) == keymaker.keys(page)
+    assert copy.key(("section.story", "p")) == "section.story/p"  # a new key, made by the copy
+
+
 def test_learning_from_no_pages_gives_an_empty_vocabulary():
     assert KeyMaker.learn([]).token_share == {}
 
