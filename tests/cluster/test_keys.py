@@ -1,3 +1,5 @@
+import pickle
+
 from stemmer.blocks import parse_html, segment
 from stemmer.cluster import KeyMaker
 from stemmer.cluster.keys import common_container
@@ -69,7 +71,6 @@ def test_webstemmer_style_encoding():
 
 
 def test_keys_of_a_page_are_its_blocks_keys_and_survive_a_pickle():
-    import pickle
     [page] = pages_of('<div class="story" id="post-9"><p>One</p><p>Two</p></div><p>Three</p>')
     keymaker = KeyMaker({"story": 0.8}, depth=2)
     assert keymaker.keys(page) == tuple(keymaker.key(b.path) for b in page.blocks) == (

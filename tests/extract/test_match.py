@@ -2,7 +2,10 @@ import re
 
 import pytest
 
+from stemmer.cluster import layout_sequence, similarity
+from stemmer.cluster.similarity import repeats
 from stemmer.extract import SiteMatcher
+from stemmer.extract.match import _symbol
 from stemmer.layout.model import SitePatterns
 
 from .conftest import blocks
@@ -76,8 +79,6 @@ def test_site_without_layouts_matches_nothing(site_parts):
 
 def test_similarity_is_that_of_the_layout_sequences_as_numbers(matcher, site_parts, about_html):
     """The matcher compares key sequences as strings: the same similarity as `layout_sequence`'s numbers."""
-    from stemmer.cluster import layout_sequence, similarity
-    from stemmer.cluster.similarity import repeats
     for html in (site_parts.article(8, paragraphs=25), site_parts.index(9), about_html):
         page = blocks(html)
         match = SiteMatcher(matcher.patterns, threshold=0.0).match(page)
@@ -95,7 +96,6 @@ def test_similarity_is_that_of_the_layout_sequences_as_numbers(matcher, site_par
 
 
 def test_key_symbols_skip_the_surrogates():
-    from stemmer.extract.match import _symbol
     symbols = [_symbol(n) for n in range(0xD700, 0xE100)]
     assert len(set(symbols)) == len(symbols)
     assert not any(0xD800 <= ord(c) < 0xE000 for c in symbols)
