@@ -27,6 +27,9 @@ MAX_CLASSES = 2
 EXCLUSIVE_FAMILY_RATIO = 1.3
 # How many innermost elements of a main-text container a block's path must match.
 CONTAINER_TAIL = 3
+# A KeyMaker's memos forget all at this many entries: a long crawl of one site meets
+# new path tails (per-post ids) on every page.
+MEMO_LIMIT = 100_000
 _HAS_DIGIT = re.compile(r"\d")
 
 
@@ -125,13 +128,15 @@ class KeyMaker:
             end = next((start + len(tail) for start in range(len(enc) - len(tail), -1, -1)
                         if all(map(_covers, enc[start:start + len(tail)], tail))), None)
             inside = end is not None and not any(boxed(raw) for raw in path[end:])
+            if len(self._within) >= MEMO_LIMIT:
+                self._within.clear()
             self._within[(path, container)] = inside
         return inside
 
 
 class _Made(dict):
     """A memo: the value of a key it lacks is made by `make` where first asked, and kept
-    (a hit costs a dict lookup in C, no Python call)."""
+    (a hit costs a dict lookup in C, no Python call); it forgets all at `MEMO_LIMIT` entries."""
 
     __slots__ = ("make",)
 
@@ -140,6 +145,8 @@ class _Made(dict):
         self.make = make
 
     def __missing__(self, key):
+        if len(self) >= MEMO_LIMIT:
+            self.clear()
         value = self[key] = self.make(key)
         return value
 

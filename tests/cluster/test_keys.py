@@ -113,3 +113,14 @@ def test_common_container_stops_where_paths_really_part():
     assert common_container([a, b]) == ("body", "div#wrap")
     assert common_container([a, ("body", "div#wrap", "div", "aside#side", "div.body")]) == ("body", "div#wrap")
     assert common_container([]) == ()
+
+
+def test_keymaker_memos_forget_at_their_limit_and_keep_answering(monkeypatch):
+    import stemmer.cluster.keys as keys_module
+    monkeypatch.setattr(keys_module, "MEMO_LIMIT", 3)
+    km = KeyMaker({"post": 1.0}, depth=2)
+    paths = [("body", f"div.post#p{i}", "p") for i in range(10)]
+    first = [km.key(p) for p in paths]
+    assert len(km._keys) <= 3 and len(km._enc) <= 3
+    assert first == [KeyMaker({"post": 1.0}, depth=2).key(p) for p in paths]
+    assert all(km.within(p, ("body", "div.post")) for p in paths) and len(km._within) <= 3
