@@ -213,7 +213,10 @@ cdef bint _holds(const unsigned char* s, Py_ssize_t n, const char* word, Py_ssiz
     """Whether `word` (`m` > 0 bytes) occurs in the first `n` bytes of `s`: each place of its first byte
     (`memchr`, which reads many bytes a step) compared with it."""
     cdef const unsigned char* at = s
-    cdef const unsigned char* last = s + n - m  # the last place it may start
+    cdef const unsigned char* last
+    if n < m:
+        return False
+    last = s + n - m  # the last place it may start
     while at <= last:
         at = <const unsigned char*>memchr(at, <unsigned char>word[0], last - at + 1)
         if at is NULL:
