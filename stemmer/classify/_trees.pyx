@@ -14,7 +14,8 @@ test a sample fails (it goes right) rules out the leaves of its left subtree, an
 the sample's leaf is the leftmost one left.  The nodes of each feature sorted by
 threshold, a sample's failed tests are a prefix of them; eight samples are read
 together, to their largest value, so the scan's one unpredictable branch (where
-it stops) is taken once per eight.  Other trees are walked node by node.
+it stops) is taken once per eight, and each test is applied to the eight as
+vectors where the C compiler has them.  Other trees are walked node by node.
 """
 from cython cimport floating
 from libc.math cimport INFINITY, isnan, nextafterf
@@ -33,6 +34,54 @@ cdef extern from *:
     """
     int stemmer_ctz64(unsigned long long x) nogil
 
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #include <string.h>
+    /* The scan of one feature's tests for a group of eight rows (values `xs`, the largest `top`), from test
+       `j` while its cut is below `top`: each row whose value is above a test's cut fails it, and keeps only
+       the leaves the test's `keep` leaves possible.  GCC and clang compare the eight rows as vectors of
+       doubles (a float's double is the same number, so the same answers) on any target their vector types
+       compile for; other compilers row by row.  Integer masks either way: the same leaves. */
+    #if defined(__GNUC__) || defined(__clang__)
+    /* pairs of rows: a vector of the width SSE2 and NEON have (wider ones GCC compares element by element) */
+    typedef double stemmer_v2d __attribute__((vector_size(16)));
+    typedef int64_t stemmer_v2l __attribute__((vector_size(16)));
+    #define STEMMER_SCAN8(NAME, T)                                                                         \
+    static inline void NAME(uint64_t* leaves, const T* xs, T top, const T* cuts, const uint64_t* keeps,    \
+                            const int* tree, Py_ssize_t j, Py_ssize_t end) {                               \
+        stemmer_v2d x[4], c;                                                                              \
+        stemmer_v2l p, k;                                                                                 \
+        for (int h = 0; h < 4; h++) x[h] = (stemmer_v2d){(double)xs[2 * h], (double)xs[2 * h + 1]};       \
+        for (; j < end && cuts[j] < top; j++) {                                                           \
+            c = (stemmer_v2d){(double)cuts[j], (double)cuts[j]};                                          \
+            k = (stemmer_v2l){(int64_t)keeps[j], (int64_t)keeps[j]};                                      \
+            uint64_t* possible = leaves + 8 * tree[j];                                                    \
+            for (int h = 0; h < 4; h++) {                                                                 \
+                memcpy(&p, possible + 2 * h, sizeof p);                                                   \
+                p &= k | ~(stemmer_v2l)(c < x[h]);  /* -1 where the row fails */                          \
+                memcpy(possible + 2 * h, &p, sizeof p);                                                   \
+            }                                                                                             \
+        }                                                                                                 \
+    }
+    STEMMER_SCAN8(stemmer_scan8_f, float)
+    STEMMER_SCAN8(stemmer_scan8_d, double)
+    #else
+    #define STEMMER_SCAN8_SCALAR(NAME, T)                                                                  \
+    static inline void NAME(uint64_t* leaves, const T* xs, T top, const T* cuts, const uint64_t* keeps,    \
+                            const int* tree, Py_ssize_t j, Py_ssize_t end) {                               \
+        for (; j < end && cuts[j] < top; j++)                                                             \
+            for (int g = 0; g < 8; g++) leaves[8 * tree[j] + g] &= cuts[j] < xs[g] ? keeps[j] : ~(uint64_t)0; \
+    }
+    STEMMER_SCAN8_SCALAR(stemmer_scan8_f, float)
+    STEMMER_SCAN8_SCALAR(stemmer_scan8_d, double)
+    #endif
+    """
+    void stemmer_scan8_f(uint64_t* leaves, const float* xs, float top, const float* cuts, const uint64_t* keeps,
+                         const int* tree, Py_ssize_t j, Py_ssize_t end) nogil
+    void stemmer_scan8_d(uint64_t* leaves, const double* xs, double top, const double* cuts,
+                         const uint64_t* keeps, const int* tree, Py_ssize_t j, Py_ssize_t end) nogil
+
 
 ctypedef struct Node:
     double threshold     # the leaf's value at a leaf
@@ -43,7 +92,7 @@ ctypedef struct Node:
 
 
 cdef enum:
-    GROUP = 8  # samples read together by the feature scan
+    GROUP = 8  # samples read together by the feature scan (as many as `stemmer_scan8_*` compare)
     MAX_LEAVES = 64  # leaves of a tree the feature scan can number (bits of a mask)
 
 
@@ -228,11 +277,9 @@ cdef class Trees:
         cdef Py_ssize_t i0 = 0, n = X.shape[0], j, end
         cdef int k, t, g, m, col, n_trees = self.n_trees, n_used = self.n_used
         cdef floating xs[GROUP]
-        cdef floating x, top, cut
+        cdef floating x, top
         cdef bint nan
         cdef double acc
-        cdef uint64_t keep
-        cdef uint64_t* possible
         # the tables as locals: the compiler cannot tell that the masks' stores leave `self` alone
         cdef const floating* cuts = <const floating*>self.cut32 if floating is float else <const floating*>self.cut
         cdef const int* used = self.used
@@ -267,12 +314,10 @@ cdef class Trees:
                                 if cuts[j] < x or (x != x and not missing_left[j]):
                                     leaves[tree[j] * GROUP + g] &= keeps[j]
                         continue
-                    while j < end and cuts[j] < top:
-                        cut, keep = cuts[j], keeps[j]
-                        possible = &leaves[tree[j] * GROUP]
-                        for g in range(GROUP):
-                            possible[g] &= keep if cut < xs[g] else <uint64_t>0xFFFFFFFFFFFFFFFF
-                        j += 1
+                    if floating is float:
+                        stemmer_scan8_f(leaves, xs, top, cuts, keeps, tree, j, end)
+                    else:
+                        stemmer_scan8_d(leaves, xs, top, cuts, keeps, tree, j, end)
                 for g in range(m):
                     acc = baseline
                     for t in range(n_trees):

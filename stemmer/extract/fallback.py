@@ -225,7 +225,7 @@ def drop_boilerplate_regions(table, probs, chosen):
     core, structure = article_run(table, runs, prose)
     container = run_container(table, runs[core])
     article_paths = {blocks[i].path for i in runs[core]}
-    article_plain = {plain_path(p) for p in article_paths}
+    article_plain: set[tuple[str, ...]] = set()  # their `plain_path`s, made where first asked (most pages never ask)
     mass = dict(zip(shown, (text * p).tolist()))
     anchor = max(runs[core], key=mass.__getitem__)
     around_anchor = set(ancestors[anchor])
@@ -246,13 +246,18 @@ def drop_boilerplate_regions(table, probs, chosen):
 
     def article_path(i: int) -> bool:
         path = blocks[i].path
-        return path in article_paths or (ends[i] and container not in ancestors[i]
-                                         and plain_path(path) in article_plain)
+        if path in article_paths:
+            return True
+        if not ends[i] or container in ancestors[i]:
+            return False
+        if not article_plain:
+            article_plain.update(map(plain_path, article_paths))
+        return plain_path(path) in article_plain
 
     chosen = chosen.copy()
     for r, run in enumerate(runs):
         score = 0
-        total = sum(letters[i] for i in run)
+        total = sum([letters[i] for i in run])
         if r > core:
             inside = sum(letters[i] for i in run if container in ancestors[i])
             score += inside < BOILERPLATE_INSIDE_SHARE * total
@@ -287,7 +292,12 @@ def region_marks(words: tuple[str, ...]) -> tuple[frozenset[str], bool]:
     Kept per `words` and per word: a site names its elements alike on every page, and sites share words.
     """
     found = [marks for w in words if (marks := _word_marks(w))[0]]
+    if not found:  # most elements
+        return _NO_MARKS
     return frozenset(m for m, _ in found), any(side for _, side in found)
+
+
+_NO_MARKS: tuple[frozenset[str], bool] = (frozenset(), False)
 
 
 @functools.lru_cache(maxsize=100_000)
@@ -303,7 +313,8 @@ def article_run(table, runs: list[list[int]], prose) -> tuple[int, list[int]]:
     indexes of the runs of its structure that the markup does not place away from it.
     A run the markup places away from the article (`off_article`) counts `OFF_ARTICLE_SHARE` of its prose."""
     off = off_article(table, runs)
-    totals = [float(prose[run].sum()) * (OFF_ARTICLE_SHARE if o else 1.0) for run, o in zip(runs, off)]
+    # a run's blocks are consecutive: its prose is a slice (summed as the same values in the same order)
+    totals = [float(prose[run[0]:run[-1] + 1].sum()) * (OFF_ARTICLE_SHARE if o else 1.0) for run, o in zip(runs, off)]
     best = max(range(len(runs)), key=totals.__getitem__)
     group = list(range(len(runs)))  # union-find: a run's structure is the root its `group` links lead to
 
@@ -331,13 +342,19 @@ def off_article(table, runs: list[list[int]]) -> list[bool]:
     """Per run, whether the page's markup places it away from the article: in a side column, or
     outside every element named as an article's body (`ARTICLE_BODY_WORD`) where another run lies in one."""
     off = in_sidebar(table, runs)
-    bodies = {e for e in table.content
-              if table.elements[e][0] == "main" or any(ARTICLE_BODY_WORD.search(w) for w in table.elements[e][1])}
+    bodies = {e for e in table.content if _names_body(table.elements[e])}
     if bodies:
         named = [any(not bodies.isdisjoint(table.ancestors[i]) for i in run) for run in runs]
         if any(named) and not all(named):
             off = [o or not n for o, n in zip(off, named)]
     return off
+
+
+@functools.lru_cache(maxsize=100_000)  # a site names its elements alike on every page
+def _names_body(element: tuple[str, tuple[str, ...]]) -> bool:
+    """Whether an element (tag, class and id words) marked as content is an article's body: a `<main>`,
+    or a class or id word holding `ARTICLE_BODY_WORD`."""
+    return element[0] == "main" or any(ARTICLE_BODY_WORD.search(w) for w in element[1])
 
 
 def in_sidebar(table, runs: list[list[int]]) -> list[bool]:
@@ -360,7 +377,7 @@ def article_words(table, run: list[int], container: int | None, mass: dict[int, 
     """The `BOILERPLATE_WORDS` the article's own text carries: those of elements (`region_words`: per
     element around a block, its words where it has some) inside `container` around `OWN_WORD_SHARE`
     of the run's `mass` or more."""
-    total = sum(mass[i] for i in run)
+    total = sum([mass[i] for i in run])
     held: dict[str, float] = {}
     parent = table.parent
     # Per element, the words of the elements below `container` around it and its own (None:

@@ -116,6 +116,7 @@ def test_compiled_text_statistics_equal_the_python_ones_to_the_bit():
         texts = ["".join(rng.choice(chars) for _ in range(rng.randint(0, 60))) for _ in range(rng.randint(1, 8))]
         texts.append("x" * 1200 + "2019.")  # past MAX_TEXT
         texts.append(texts[0])  # a repeat
+        texts += ["copyright", "a ccopyright", "copyrigh", "c", "Copyright 1999"]  # the word at either end, cut short
         blocks = [Block((), t, rng.randint(1, 500), 0) for t in texts]
         title = rng.choice(["", texts[0], " ".join(texts[1].upper().split()), "The 2019 news, ABOUT x"])
         compiled = features._text_stats(blocks, title)

@@ -8,7 +8,7 @@ from stemmer.blocks import parse_html
 from stemmer.classify.embed import HashingEmbedder
 from stemmer.classify.features import page_table
 from stemmer.classify.model import BlockClassifier
-from stemmer.classify.scorers import TreeScorer
+from stemmer.classify.scorers import TreeScorer, sigmoid
 from stemmer.errors import ModelError
 
 from .conftest import article
@@ -236,3 +236,29 @@ def test_compiled_context_features_equal_the_numpy_ones_to_the_bit(labelled, htm
             with monkeypatch.context() as m:
                 m.setattr(stacking, "_compiled_context_columns", None)
                 assert stacking.context_features(p, t).tobytes() == compiled.tobytes()
+
+
+def test_the_shipped_models_compiled_decision_adds_each_trees_leaf_in_tree_order_on_real_pages():
+    """The shipped model's two stages on the demo site's pages: the compiled scan (each test applied to
+    eight rows as vectors) finds the leaves a node-by-node walk finds, for float32 and float64 features."""
+    from pathlib import Path
+
+    import stemmer
+    from stemmer.classify import scorers
+    from stemmer.classify.stacking import context_features
+    from stemmer.extract.fallback import GENERIC_PATH
+
+    if scorers._trees is None:
+        pytest.skip("the compiled tree walk is not built")
+    clf = BlockClassifier.load(GENERIC_PATH)
+    pages = sorted((Path(stemmer.__file__).parent / "demo" / "site").rglob("*.html"))[:4]
+    assert pages
+    for path in pages:
+        table = page_table(parse_html(path.read_bytes()))
+        X = clf.featurizer_.transform(table)
+        assert len(X) > 8  # more than one group of rows
+        for scorer, rows in ((clf.first_, X), (clf.first_, X.astype(np.float64)),
+                             (clf.second_, context_features(sigmoid(clf.first_.decision(X)), table))):
+            out = np.empty(len(rows))
+            scorer._packed().decide(np.ascontiguousarray(rows), out)
+            assert out.tobytes() == _leaf_sums(scorer, rows.astype(np.float64)).tobytes(), path
