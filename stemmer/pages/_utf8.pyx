@@ -1,7 +1,7 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True
 """Pages' UTF-8 bytes read without building their text, which parse_html would encode again: the compiled
 twins of `stemmer.pages.jsonl._html_utf8_python` (a JSON line's ``"html"`` string straight into UTF-8
-bytes) and of `stemmer.pages.decode._valid_utf8_python`."""
+bytes), of `stemmer.pages.decode._valid_utf8_python` and of `stemmer.pages.decode._chars_end_python`."""
 from cpython.bytes cimport PyBytes_AS_STRING
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_XDECREF
@@ -299,3 +299,17 @@ def valid_utf8(bytes data):
             return False
         i += length
     return True
+
+
+def chars_end(bytes data, Py_ssize_t count):
+    """The length of the bytes that encode the first `count` characters of the UTF-8 bytes `data` (lone
+    surrogates as "surrogatepass" writes them): a character starts at each byte that does not continue one."""
+    cdef const unsigned char* s = <const unsigned char*>PyBytes_AS_STRING(data)
+    cdef Py_ssize_t n = len(data), i = 0, chars = 0
+    while i < n:
+        if (s[i] & 0xC0) != 0x80:
+            if chars == count:
+                return i
+            chars += 1
+        i += 1
+    return n
