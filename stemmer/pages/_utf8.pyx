@@ -12,6 +12,21 @@ cdef extern from "Python.h":
     PyObject* _new_bytes "PyBytes_FromStringAndSize"(const char*, Py_ssize_t) except NULL
     int _PyBytes_Resize(PyObject**, Py_ssize_t) except -1
 
+cdef extern from *:
+    """
+    /* The index of the first of eight bytes whose high bit is set in `high` (nonzero), where the
+       compiler counts trailing zeros and the bytes are little-endian; -1 where not. */
+    static inline int stemmer_first_high_byte(unsigned long long high) {
+    #if defined(__GNUC__) && PY_LITTLE_ENDIAN
+        return __builtin_ctzll(high) >> 3;
+    #else
+        (void)high;
+        return -1;
+    #endif
+    }
+    """
+    int _first_high_byte "stemmer_first_high_byte"(uint64_t high) noexcept nogil
+
 
 cdef inline uint64_t _special(uint64_t w) noexcept nogil:
     """Nonzero where one of the eight bytes in `w` is a quote, a backslash, a control character or not
@@ -155,11 +170,17 @@ cdef Py_ssize_t _unescape(const unsigned char* s, Py_ssize_t i, Py_ssize_t n, un
         while i + 8 <= n:  # eight plain bytes at a time (SWAR), up to the first that is not plain
             memcpy(&word, s + i, 8)
             special = _special(word)
-            if special:  # the plain bytes before the first that is not, one by one (on any byte order)
-                while 0x20 <= s[i] < 0x80 and s[i] != 92 and s[i] != 34:
-                    out[o] = s[i]
-                    o += 1
-                    i += 1
+            if special:  # the plain bytes before the first that is not (at most `n - start` bytes written)
+                k = _first_high_byte(special)
+                if k >= 0:
+                    memcpy(out + o, s + i, 8)
+                    o += k
+                    i += k
+                else:  # one by one, on any byte order
+                    while 0x20 <= s[i] < 0x80 and s[i] != 92 and s[i] != 34:
+                        out[o] = s[i]
+                        o += 1
+                        i += 1
                 break
             memcpy(out + o, s + i, 8)
             o += 8
