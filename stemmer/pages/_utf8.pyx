@@ -27,6 +27,21 @@ cdef extern from *:
     """
     int _first_high_byte "stemmer_first_high_byte"(uint64_t high) noexcept nogil
 
+cdef extern from *:
+    """
+    /* How many bits of `bits` are set. */
+    static inline int stemmer_bit_count(unsigned long long bits) {
+    #if defined(__GNUC__)
+        return __builtin_popcountll(bits);
+    #else
+        int n = 0;
+        for (; bits; bits &= bits - 1) n++;
+        return n;
+    #endif
+    }
+    """
+    int _bit_count "stemmer_bit_count"(uint64_t bits) noexcept nogil
+
 
 cdef inline uint64_t _special(uint64_t w) noexcept nogil:
     """Nonzero where one of the eight bytes in `w` is a quote, a backslash, a control character or not
@@ -324,9 +339,18 @@ def valid_utf8(bytes data):
 
 def chars_end(bytes data, Py_ssize_t count):
     """The length of the bytes that encode the first `count` characters of the UTF-8 bytes `data` (lone
-    surrogates as "surrogatepass" writes them): a character starts at each byte that does not continue one."""
+    surrogates as "surrogatepass" writes them): a character starts at each byte that does not continue one
+    (10xxxxxx), counted eight bytes at a time up to the word that holds the character after the last."""
     cdef const unsigned char* s = <const unsigned char*>PyBytes_AS_STRING(data)
-    cdef Py_ssize_t n = len(data), i = 0, chars = 0
+    cdef Py_ssize_t n = len(data), i = 0, chars = 0, starts
+    cdef uint64_t word
+    while i + 8 <= n:
+        memcpy(&word, s + i, 8)
+        starts = 8 - _bit_count(word & ~(word << 1) & 0x8080808080808080ULL)  # less the continuing bytes
+        if chars + starts > count:
+            break
+        chars += starts
+        i += 8
     while i < n:
         if (s[i] & 0xC0) != 0x80:
             if chars == count:
