@@ -196,7 +196,7 @@ def _hide_by_stylesheet(root, styles: list) -> None:
 
 
 # Stylesheets whose scans are kept: a site's pages repeat the same inline `<style>` elements (nine
-# in ten of those on the pattern sets' test pages, two in three on dragnet's), and a scan is a regex
+# in ten of those on the pattern sets' test pages, two in three on dragnet's), and a scan is a
 # pass over the stylesheet; one that was not seen costs a hash more (mceb's pages share few).
 STYLESHEETS_KEPT = 64
 
