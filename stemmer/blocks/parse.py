@@ -11,6 +11,11 @@ from lxml import etree
 import stemmer.blocks.segment as _walkers  # the module, whose WALKER benchmarks may switch
 from stemmer.blocks.block import CASE_TRAPS, letters
 
+try:  # compiled where the install built it, else the Python twins below (as the walker chosen says: `_compiled_scan`)
+    from stemmer.blocks import _stylesheet
+except ImportError:
+    _stylesheet = None
+
 log = logging.getLogger("stemmer")
 
 # Elements nested deeper than this become siblings at this depth, as Chromium's parser does at
@@ -45,7 +50,7 @@ def parse_html(html: str | bytes, *, name: str | None = None):
     root = _parse(data)
     if root is None:
         return None
-    if root.find("body") is None and (repaired := _close_runaway_title(root, data)) is not None:
+    if _body(root) is None and (repaired := _close_runaway_title(root, data)) is not None:
         root = repaired
     too_deep, styles, noscripts, buttons = _checks(root)
     if too_deep:
@@ -68,6 +73,11 @@ def _parse(data: bytes):
         return etree.fromstring(data, _PARSER)
     except (etree.ParserError, etree.XMLSyntaxError, ValueError):
         return None
+
+
+def _body(root):
+    """``root.find("body")``, without ElementPath's parse of the path (a third of the time)."""
+    return next(root.iterchildren("body"), None)
 
 
 def _close_runaway_title(root, data: bytes):
@@ -114,7 +124,7 @@ def _checks(root) -> tuple[bool, list | None, list | None, list | None]:
 
 
 def _styles_and_noscripts(root) -> tuple[list, list]:
-    body = root.find("body")
+    body = _body(root)
     return list(root.iter("style")), list(body.iter("noscript")) if body is not None else []
 
 
@@ -128,7 +138,8 @@ def _show_noscript(root, boxes: list) -> None:
     """
     if not boxes:
         return
-    inside = sum(letters(" ".join(box.itertext())) for box in boxes)
+    # the text of each, as "".join(box.itertext()) gives it, in one call to libxml2 (a seventh of the time)
+    inside = sum(letters(etree.tostring(box, method="text", encoding=str, with_tail=False)) for box in boxes)
     if inside < NOSCRIPT_LETTERS:
         return
     shown = _walkers.segment(root, walker=_walkers.WALKER).blocks  # the walker named: never a SettingError here
@@ -185,7 +196,7 @@ def _hide_by_stylesheet(root, styles: list) -> None:
 
 
 # Stylesheets whose scans are kept: a site's pages repeat the same inline `<style>` elements (nine
-# in ten of those on the pattern sets' test pages, two in three on dragnet's), and a scan is a regex
+# in ten of those on the pattern sets' test pages, two in three on dragnet's), and a scan is a
 # pass over the stylesheet; one that was not seen costs a hash more (mceb's pages share few).
 STYLESHEETS_KEPT = 64
 
@@ -201,6 +212,8 @@ def _stylesheet_pop_ups(css: list[str]) -> frozenset[str] | None:
 @functools.lru_cache(maxsize=STYLESHEETS_KEPT)
 def _may_hide(css: str) -> bool:
     """`_may_hide_pop_up` of one stylesheet, kept for the next page that holds it."""
+    if _compiled_scan(css):
+        return _stylesheet.may_hide_pop_up(css)
     return _may_hide_pop_up(css, _lower_case_kept(css))
 
 
@@ -213,9 +226,19 @@ def _lower_case_kept(css: str) -> str | None:
 @functools.lru_cache(maxsize=STYLESHEETS_KEPT)
 def _joined_pop_ups(css: tuple[str, ...]) -> frozenset[str]:
     """`_hidden_pop_ups` of stylesheets together, kept for the next page that holds the same."""
+    if _compiled_scan(joined := "\n".join(css)):
+        return frozenset(_hidden_pop_ups(_without_comments(joined, None)[0], compiled=True))
     lows = [_lower_case_kept(text) for text in css]
     # `_lower_case` lowers letter by letter: the stylesheets' lowered copies joined are their join's
-    return frozenset(_hidden_pop_ups(*_without_comments("\n".join(css), "\n".join(lows) if None not in lows else None)))
+    return frozenset(_hidden_pop_ups(*_without_comments(joined, "\n".join(lows) if None not in lows else None)))
+
+
+def _compiled_scan(css: str) -> bool:
+    """Whether the compiled scans (`stemmer.blocks._stylesheet`) read `css`: where they are built and the
+    compiled walker is chosen, for a text whose case-blind scan in ASCII finds what the Python twins find
+    in its `_lower_case` (no CASE_TRAPS); they need no lower-case copy."""
+    return (_stylesheet is not None and _walkers.WALKER == "compiled"
+            and (css.isascii() or not any(trap in css for trap in CASE_TRAPS)))
 
 
 def _without_comments(css: str, low: str | None) -> tuple[str, str | None]:
@@ -272,14 +295,36 @@ def _may_hide_pop_up(css: str, low: str | None) -> bool:
     return False
 
 
-def _hidden_pop_ups(css: str, low: str | None = None) -> set[str]:
+def _hidden_pop_ups(css: str, low: str | None = None, *, compiled: bool = False) -> set[str]:
     """The ``.class``/``#id`` names that say pop-up (`_POPS_UP`), that a top-level rule of one
     simple selector hides, and that no rule, nested or compound, shows.
+
+    `low`: `_lower_case(css)` where the caller has it; `compiled`: the rules read by
+    `stemmer.blocks._stylesheet` (`css` has no CASE_TRAPS), else by `_declaration_rules`.
+    """
+    rules = _stylesheet.declaration_rules(css) if compiled else _declaration_rules(css, low)
+    hidden = set()
+    for start, opened, closed, top, hides, _ in rules:
+        if hides and top and not _SHOWS.search(css, opened + 1, closed):
+            for part in css[start:opened].split(","):
+                if (sm := _SIMPLE_SELECTOR.fullmatch(part)) and _POPS_UP.search(name := sm.group(1) + sm.group(2)):
+                    hidden.add(name)
+    if hidden:  # a selector holding no hidden name within it shows none (most: skip their regex)
+        hidden -= {a + b for start, opened, _, _, _, shows in rules
+                   if shows and any(name in (sel := css[start:opened]) for name in hidden)
+                   for a, b in _NAMED.findall(sel)}
+    return hidden
+
+
+def _declaration_rules(css: str, low: str | None = None) -> list[tuple[int, int, int, bool, bool, bool]]:
+    """The rules of declarations that hold a declaration that hides or one that shows, in order: (where
+    the selector starts, its ``{``, its ``}``, whether it is top-level, whether it hides, whether it shows).
 
     A rule of declarations is a ``{`` whose next brace is ``}``; its selector runs from the
     brace before.  Rules are found from their hiding and showing declarations, and the
     nesting depth of all braces at once (a ``}`` with no rule open closes nothing).
-    `low`: `_lower_case(css)` where the caller has it.
+    `low`: `_lower_case(css)` where the caller has it.  The Python twin of
+    `stemmer.blocks._stylesheet.declaration_rules`.
     """
     code = np.frombuffer(css.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     braces = np.flatnonzero((code == 123) | (code == 125))
@@ -293,19 +338,9 @@ def _hidden_pop_ups(css: str, low: str | None = None) -> set[str]:
         at = np.searchsorted(braces, declarations, side="right") - 1
         return {int(k) for k in at if k >= 0 and opens[k] and k + 1 < len(braces) and not opens[k + 1]}
 
-    def selector(k: int) -> str:
-        return css[int(braces[k - 1]) + 1 if k else 0:int(braces[k])]
-
-    hidden = set()
-    for k in rules(hides):
-        if (k == 0 or depth[k - 1] == 0) and not _SHOWS.search(css, int(braces[k]) + 1, int(braces[k + 1])):
-            for part in selector(k).split(","):
-                if (sm := _SIMPLE_SELECTOR.fullmatch(part)) and _POPS_UP.search(name := sm.group(1) + sm.group(2)):
-                    hidden.add(name)
-    if hidden:  # a selector holding no hidden name within it shows none (most: skip their regex)
-        hidden -= {a + b for k in rules(shows) if any(name in (sel := selector(k)) for name in hidden)
-                   for a, b in _NAMED.findall(sel)}
-    return hidden
+    hiding, showing = rules(hides), rules(shows)
+    return [(int(braces[k - 1]) + 1 if k else 0, int(braces[k]), int(braces[k + 1]), bool(k == 0 or depth[k - 1] == 0),
+             k in hiding, k in showing) for k in sorted(hiding | showing)]
 
 
 def _flatten(el) -> None:

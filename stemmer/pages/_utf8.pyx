@@ -1,7 +1,7 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True
 """Pages' UTF-8 bytes read without building their text, which parse_html would encode again: the compiled
 twins of `stemmer.pages.jsonl._html_utf8_python` (a JSON line's ``"html"`` string straight into UTF-8
-bytes) and of `stemmer.pages.decode._valid_utf8_python`."""
+bytes), of `stemmer.pages.decode._valid_utf8_python` and of `stemmer.pages.decode._chars_end_python`."""
 from cpython.bytes cimport PyBytes_AS_STRING
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_XDECREF
@@ -11,6 +11,36 @@ from libc.string cimport memcpy
 cdef extern from "Python.h":
     PyObject* _new_bytes "PyBytes_FromStringAndSize"(const char*, Py_ssize_t) except NULL
     int _PyBytes_Resize(PyObject**, Py_ssize_t) except -1
+
+cdef extern from *:
+    """
+    /* The index of the first of eight bytes whose high bit is set in `high` (nonzero), where the
+       compiler counts trailing zeros and the bytes are little-endian; -1 where not. */
+    static inline int stemmer_first_high_byte(unsigned long long high) {
+    #if defined(__GNUC__) && PY_LITTLE_ENDIAN
+        return __builtin_ctzll(high) >> 3;
+    #else
+        (void)high;
+        return -1;
+    #endif
+    }
+    """
+    int _first_high_byte "stemmer_first_high_byte"(uint64_t high) noexcept nogil
+
+cdef extern from *:
+    """
+    /* How many bits of `bits` are set. */
+    static inline int stemmer_bit_count(unsigned long long bits) {
+    #if defined(__GNUC__)
+        return __builtin_popcountll(bits);
+    #else
+        int n = 0;
+        for (; bits; bits &= bits - 1) n++;
+        return n;
+    #endif
+    }
+    """
+    int _bit_count "stemmer_bit_count"(uint64_t bits) noexcept nogil
 
 
 cdef inline uint64_t _special(uint64_t w) noexcept nogil:
@@ -155,11 +185,17 @@ cdef Py_ssize_t _unescape(const unsigned char* s, Py_ssize_t i, Py_ssize_t n, un
         while i + 8 <= n:  # eight plain bytes at a time (SWAR), up to the first that is not plain
             memcpy(&word, s + i, 8)
             special = _special(word)
-            if special:  # the plain bytes before the first that is not, one by one (on any byte order)
-                while 0x20 <= s[i] < 0x80 and s[i] != 92 and s[i] != 34:
-                    out[o] = s[i]
-                    o += 1
-                    i += 1
+            if special:  # the plain bytes before the first that is not (at most `n - start` bytes written)
+                k = _first_high_byte(special)
+                if k >= 0:
+                    memcpy(out + o, s + i, 8)
+                    o += k
+                    i += k
+                else:  # one by one, on any byte order
+                    while 0x20 <= s[i] < 0x80 and s[i] != 92 and s[i] != 34:
+                        out[o] = s[i]
+                        o += 1
+                        i += 1
                 break
             memcpy(out + o, s + i, 8)
             o += 8
@@ -299,3 +335,26 @@ def valid_utf8(bytes data):
             return False
         i += length
     return True
+
+
+def chars_end(bytes data, Py_ssize_t count):
+    """The length of the bytes that encode the first `count` characters of the UTF-8 bytes `data` (lone
+    surrogates as "surrogatepass" writes them): a character starts at each byte that does not continue one
+    (10xxxxxx), counted eight bytes at a time up to the word that holds the character after the last."""
+    cdef const unsigned char* s = <const unsigned char*>PyBytes_AS_STRING(data)
+    cdef Py_ssize_t n = len(data), i = 0, chars = 0, starts
+    cdef uint64_t word
+    while i + 8 <= n:
+        memcpy(&word, s + i, 8)
+        starts = 8 - _bit_count(word & ~(word << 1) & 0x8080808080808080ULL)  # less the continuing bytes
+        if chars + starts > count:
+            break
+        chars += starts
+        i += 8
+    while i < n:
+        if (s[i] & 0xC0) != 0x80:
+            if chars == count:
+                return i
+            chars += 1
+        i += 1
+    return n

@@ -7,10 +7,11 @@ import re
 
 from stemmer.pages.page import Page
 
-try:  # compiled where the install built it, else the Python twin below (STEMMER_WALKER=python also means it)
+try:  # compiled where the install built it, else the Python twins below (STEMMER_WALKER=python also means it)
+    from stemmer.pages._utf8 import chars_end as _compiled_chars_end
     from stemmer.pages._utf8 import valid_utf8 as _compiled_valid_utf8
 except ImportError:
-    _compiled_valid_utf8 = None
+    _compiled_chars_end = _compiled_valid_utf8 = None
 # STEMMER_WALKER=python asks for the Python twins of the compiled readers here and in `stemmer.pages.jsonl`
 # (read once for both: pages come before `stemmer.blocks.segment`, which reads it for the walkers).
 PYTHON_TWINS = os.environ.get("STEMMER_WALKER", "").strip().lower() == "python"
@@ -172,7 +173,7 @@ def text_skip_reason(utf8: bytes) -> str | None:
         return f"larger than {MAX_PAGE_BYTES >> 20} MiB"
     head = utf8[:SNIFF_CONTROLS]
     if not head.isascii():  # the bytes of the first SNIFF_CONTROLS characters
-        head = _first_char(utf8, SNIFF_CONTROLS).encode("utf-8", "surrogatepass")
+        head = utf8[:chars_end(utf8, SNIFF_CONTROLS)]
     return _binary(head)
 
 
@@ -182,6 +183,15 @@ _ASCII_SPACES = re.compile(rb"[ \t\n\r\x0b\x0c\x1c-\x1f]*")  # the ASCII charact
 def _first_char(utf8: bytes, count: int = 1) -> str:
     """The first `count` characters the UTF-8 bytes `utf8` encode."""
     return codecs.getincrementaldecoder("utf-8")("surrogatepass").decode(utf8[:4 * count])[:count]
+
+
+def _chars_end_python(utf8: bytes, count: int) -> int:
+    """The length of the bytes that encode the first `count` characters of `utf8` (lone surrogates as
+    "surrogatepass" writes them): the Python twin of `stemmer.pages._utf8.chars_end`."""
+    return len(_first_char(utf8, count).encode("utf-8", "surrogatepass"))
+
+
+chars_end = _compiled_chars_end if _compiled_chars_end is not None and not PYTHON_TWINS else _chars_end_python
 
 
 def _binary(head: bytes) -> str | None:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import contextlib
 import gzip
-import io
 import json
 import logging
 import os
@@ -103,15 +102,21 @@ def _gzip_lines(f: gzip.GzipFile) -> Iterable[bytes]:
     """The lines of a gzipped file, each with its end of line, as iterating over it gives them.
 
     Every whole line decompressed is given before an error in the stream is raised, as there.
+    Each line is cut from its read once (a page's line spans reads: its pieces are joined once).
     """
-    start: list[bytes] = []  # the pieces of a line longer than a read
+    start: list[bytes] = []  # the pieces of a line begun in an earlier read
     while chunk := f.read1(GZIP_READ):
-        end = chunk.rfind(b"\n") + 1
-        if not end:
-            start.append(chunk)
-            continue
-        yield from io.BytesIO(b"".join([*start, chunk[:end]]) if start else chunk[:end])
-        start = [chunk[end:]] if end < len(chunk) else []
+        at = 0
+        while end := chunk.find(b"\n", at) + 1:
+            if start:
+                start.append(chunk[at:end])
+                yield b"".join(start)
+                start = []
+            else:
+                yield chunk[at:end]
+            at = end
+        if at < len(chunk):
+            start.append(chunk[at:] if at else chunk)
     if start:
         yield b"".join(start)
 

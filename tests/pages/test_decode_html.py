@@ -129,3 +129,20 @@ def test_the_utf8_checks_agree_with_decoding():
         except UnicodeDecodeError:
             valid = False
         assert valid_utf8(data) == decode._valid_utf8_python(data) == valid, data
+
+
+def test_the_character_ends_agree_with_decoding():
+    from stemmer.pages import decode
+
+    try:
+        from stemmer.pages._utf8 import chars_end
+    except ImportError:
+        chars_end = decode._chars_end_python
+    rng = random.Random(5)
+    pieces = ["a", "<p>", "\x01", "é", "€", "\U0001F600", "\ud800", "\udc00", "\ud83d\ude00", "\u3000"]
+    for _ in range(3000):
+        text = "".join(rng.choices(pieces, k=rng.randrange(0, 400)))
+        data = text.encode("utf-8", "surrogatepass")
+        for count in (0, 1, 5, 20, 60, rng.randrange(0, 500)):
+            end = len(text[:count].encode("utf-8", "surrogatepass"))
+            assert chars_end(data, count) == decode._chars_end_python(data, count) == end, (text, count)
