@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from stemmer.blocks.segment import walker_in_use
-from stemmer.classify.features import PageTable
+from stemmer.classify.features import PageTable, dice
 from stemmer.classify.scorers import LinearScorer
 from stemmer.metadata.signals import PageSignals, page_signals
 
@@ -173,12 +173,9 @@ def rule_title(table: PageTable, sources: TitleSources) -> tuple[str | None, int
         if len(text) > MAX_TITLE or (tag not in ("h1", "h2", "h3") and i not in titled):
             continue
         words = words_of(text)
-        if not words:  # `dice` with `first` and `second`, inline (asked of every heading)
-            score = 0.0
-        else:
-            score = 2 * len(words & first) / (len(words) + len(first))
-            if second is not None:
-                score = max(score, 2 * len(words & second) / (len(words) + len(second)))
+        score = dice(words, first)
+        if second is not None:
+            score = max(score, dice(words, second))
         score += H1_BONUS * (tag == "h1") - H3_MALUS * (tag == "h3")
         if score > best_score:
             best, best_score = i, score
@@ -317,9 +314,8 @@ def candidate_features(table: PageTable, signals: PageSignals, sources: TitleSou
     cand_w = [words(c.text) for c in cands]
     X[:, at["nsrc"]] = [len(c.sources & _AGREEING) for c in cands]
     for name, other in (("d_head", head_w), ("d_og", og_w), ("d_h1", h1_w), ("d_ld", ld_w)):
-        if other:  # `dice`, inline: four columns of every candidate
-            n_other = len(other)
-            X[:, at[name]] = [2 * len(w & other) / (len(w) + n_other) if w else 0.0 for w in cand_w]
+        if other:
+            X[:, at[name]] = [dice(w, other) for w in cand_w]
     X[:, at["has_og"]:at["has_ld"] + 1] = (float(bool(og_w)), float(bool(h1_w)), float(bool(ld_w)))
     if site_w:
         X[:, at["site_in"]] = [float(bool(w & site_w)) for w in cand_w]
