@@ -12,6 +12,7 @@ drown the static blocks that make a template.
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -25,6 +26,7 @@ LETTERS_UNIT = 10
 MAX_REPEATS = 6
 
 
+@functools.lru_cache(maxsize=4096)  # a page's key weights recur (a site's nav items): extract asks per key
 def repeats(mean_letters: float) -> int:
     """How many times a key with this mean text weight counts in a layout sequence."""
     return min(MAX_REPEATS, 1 + round(math.log2(1 + mean_letters / LETTERS_UNIT)))

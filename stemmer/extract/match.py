@@ -1,7 +1,6 @@
 """Find the layout of a site that a new page follows."""
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 from stemmer.blocks import PageBlocks
@@ -58,7 +57,7 @@ class SiteMatcher:
             kid = ids.get(key)
             if kid is None:
                 kid, fresh = _symbol(fresh), fresh + 1
-            items.append((key, kid * _repeats(weight)))
+            items.append((key, kid * repeats(weight)))
         best, best_sim = None, -1.0
         for lay, reps, seq, required in self._layouts:
             if self.strict and not required <= own.keys():
@@ -81,8 +80,3 @@ def _symbol(n: int) -> str:
     much faster than a list of numbers (the same sequence, so the same similarity)."""
     return chr(n if n < 0xD800 else n + _PAST_SURROGATES)
 
-
-@functools.lru_cache(maxsize=4096)
-def _repeats(weight: int) -> int:
-    """`repeats` of a key's text weight on one page (weights recur: a site's nav items)."""
-    return repeats(weight)
