@@ -8,7 +8,7 @@ without `stemmer.blocks.block.CASE_TRAPS`, whose scans the caller leaves to the 
 """
 
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
-from libc.string cimport memcpy
+from libc.string cimport memcpy, strlen
 
 cdef extern from "Python.h":
     int PY_LITTLE_ENDIAN
@@ -85,14 +85,22 @@ cdef inline Py_ssize_t _spaces(const char_t* s, Py_ssize_t i, Py_ssize_t n) noex
     return i
 
 
+cdef inline Py_ssize_t _value_at(const char_t* s, Py_ssize_t i, Py_ssize_t n, const char* name) noexcept nogil:
+    """Where the value starts of the declaration of property `name` (lower case) at s[i], as the
+    regex ``NAME\\s*:\\s*`` reads it: after the colon and the spaces around it; -1 where none is there."""
+    if not _word_at(s, i, n, name):
+        return -1
+    i = _spaces(s, i + <Py_ssize_t>strlen(name), n)
+    if i >= n or s[i] != 58:
+        return -1
+    return _spaces(s, i + 1, n)
+
+
 cdef int _display(const char_t* s, Py_ssize_t i, Py_ssize_t n, Py_ssize_t* end) noexcept nogil:
     """The regex ``display\\s*:\\s*(?:(none)|[a-z])`` at s[i]: HIDES (group 1), SHOWS or NONE; `end` after it."""
-    if not _word_at(s, i, n, b"display"):
+    i = _value_at(s, i, n, b"display")
+    if i < 0:
         return NONE
-    i = _spaces(s, i + 7, n)
-    if i >= n or s[i] != 58:
-        return NONE
-    i = _spaces(s, i + 1, n)
     if _word_at(s, i, n, b"none"):
         end[0] = i + 4
         return HIDES
@@ -104,12 +112,9 @@ cdef int _display(const char_t* s, Py_ssize_t i, Py_ssize_t n, Py_ssize_t* end) 
 
 cdef int _visibility(const char_t* s, Py_ssize_t i, Py_ssize_t n, Py_ssize_t* end) noexcept nogil:
     """The regex ``visibility\\s*:\\s*(?:(hidden)|visible)`` at s[i]: HIDES (group 1), SHOWS or NONE; `end` after it."""
-    if not _word_at(s, i, n, b"visibility"):
+    i = _value_at(s, i, n, b"visibility")
+    if i < 0:
         return NONE
-    i = _spaces(s, i + 10, n)
-    if i >= n or s[i] != 58:
-        return NONE
-    i = _spaces(s, i + 1, n)
     if _word_at(s, i, n, b"hidden"):
         end[0] = i + 6
         return HIDES
