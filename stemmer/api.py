@@ -158,7 +158,7 @@ def _checked(result: Extraction, blocks: PageBlocks, match: Match | None, root,
     fallback), the site model, the generic model.  Not for a page that no layout
     matched in a run without fallback: its record (method ``none``) is what was asked.
     """
-    if _no_text(result) and (n := blocks.weight) >= EMPTY_WARNING_LETTERS:
+    if not result.text and (n := blocks.weight) >= EMPTY_WARNING_LETTERS:
         how = None
         if result.method != "none":
             how = f"layout {result.pattern}, {result.method}" if result.pattern else result.method
@@ -167,13 +167,6 @@ def _checked(result: Extraction, blocks: PageBlocks, match: Match | None, root,
         if how:
             log.warning("%s: no main text found in %d letters of text (%s)", result.id, n, how)
     return add_metadata(result, root, signals=stated)
-
-
-def _no_text(result: Extraction) -> bool:
-    """``not result.text`` without joining the text: no main block, or a single one that is empty."""
-    mains = (b for b in result.blocks if b.role == "main")
-    first = next(mains, None)
-    return first is None or (not first.text and next(mains, None) is None)
 
 
 def extract_html(html: str | bytes, url: str | None = None, patterns: Patterns | str | Path | None = None) -> Extraction:
