@@ -1,4 +1,4 @@
-"""Title, date and author of unseen pages: stemmer without patterns beside trafilatura and htmldate, on the same pages.
+"""Title, date and author of unseen pages: stemmer without patterns beside trafilatura and htmldate, same pages.
 
     python benchmarks/metadata.py                          # dates, mceb, wcxb, l3s_gn1; stripped jekyll_sites, web_sites
     python benchmarks/metadata.py --sets dates mceb        # the date sets and the stripped sites (issue 43's dates)
@@ -307,7 +307,8 @@ def main(argv=None) -> None:
         print(f"pages some tool missed: {len(misses)}, in {path}")
     if speed:
         print("\nseconds per page: " + "; ".join(
-            f"{name} ({n}): " + ", ".join(f"{t} {s:.4f}" if s is not None else f"{t} (cached)" for t, s in secs.items()) + f", stemmer's metadata step {m:.4f}"
+            f"{name} ({n}): " + ", ".join(f"{t} {s:.4f}" if s is not None else f"{t} (cached)"
+                                          for t, s in secs.items()) + f", stemmer's metadata step {m:.4f}"
             for name, n, secs, m in speed))
     if args.dateparser:
         time_dateparser()
