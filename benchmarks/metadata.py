@@ -1,6 +1,6 @@
 """Title, date and author of unseen pages: stemmer without patterns beside trafilatura and htmldate, same pages.
 
-    python benchmarks/metadata.py                          # dates, mceb, wcxb, l3s_gn1; stripped jekyll_sites, web_sites
+    python benchmarks/metadata.py                          # dates mceb wcxb l3s_gn1; stripped jekyll_sites web_sites
     python benchmarks/metadata.py --sets dates mceb        # the date sets and the stripped sites (issue 43's dates)
     python benchmarks/metadata.py --sets mceb --stripped   # only mceb
     python benchmarks/metadata.py --dateparser             # also time dateparser against our parse_date
