@@ -88,6 +88,8 @@ _DAY_NAME_YEAR = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th|er|º|°)?\.?(?:
                             rf"(?:\s+del?(?=\s)|,)?\s*[-/]?\s*(\d{{4}})(?!\d)", re.I)
 # "2024 March 5", "2024. március 5."
 _YEAR_NAME_DAY = re.compile(rf"(?<!\d)(\d{{4}})[.,]?\s+({_WORD})\s+(\d{{1,2}})(?!\d)", re.I)
+# A copyright notice's year ("© 2025", "Copyright 2025"): never the year of a date that starts with it.
+_COPYRIGHT = re.compile(r"(?:©|\(c\)|copyright)\s*$", re.I)
 
 # Relative dates: "3 days ago" and its kin, "yesterday", "today".
 _UNITS = {
@@ -225,6 +227,8 @@ def _first_date(text: str, month_first: bool, forced: bool) -> tuple[date, int] 
         for m in rx.finditer(text) if rx is not _NAME_DAY_YEAR or _DAY_YEAR.search(text) else ():
             if best is not None and m.start() >= best[0]:
                 break  # nor could it be taken, or a later one
+            if order == "ymd" and _COPYRIGHT.search(text, max(0, m.start() - 12), m.start()):
+                continue  # "© 2025 March 3 people like this"
             parts = dict(zip(order, (m[1], m[2], m[3])))
             month = _month(parts["m"])
             if month is not None:

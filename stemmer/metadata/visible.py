@@ -64,6 +64,7 @@ class Visible:
     author: str | None = None
     date_text: str | None = None  # the text the date was read from (`date`'s, else `updated`'s)
     above: bool = False           # that date stands above the headline, not in the byline below it
+    distance: int = 0             # pieces of text between the headline and that date (negative: above)
 
 
 def headline_element(root, title: str | None, h1s: tuple | None = None):
@@ -133,7 +134,7 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
         return Visible()
     pieces = _Around(head, BEFORE if find_date else BYLINE_BEFORE, with_classes=find_author)
     found_date = updated = author = date_text = None
-    above = False
+    distance = 0
     for p in pieces:  # after the headline first, nearest first
         text = p.text
         if find_date:
@@ -157,7 +158,7 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
                     label += " " + after.text   # "2025-01-08" "に更新" (Japanese and Korean label after the date)
                 labelled = _UPDATED.search(label) is not None
                 if found_date is None and (updated is None or not labelled):
-                    date_text, above = text, p.distance < 0
+                    date_text, distance = text, p.distance
                 if labelled:
                     updated = updated or iso
                 else:
@@ -166,7 +167,31 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
             author = _byline(p, pieces)
         if (found_date or not find_date) and (author or not find_author):
             break
-    return Visible(found_date, updated, author, date_text, above)
+    return Visible(found_date, updated, author, date_text, distance < 0, distance)
+
+
+# Elements whose class or id names a date ("post-date", "fbdatum", "Post-pub-time", "fecha"), found by
+# lxml in C: where a page says nothing of its date and shows none by its headline (a wrong headline, a
+# date in a side column of its own post), the first of them that reads as a date is its date.
+_DATED_ELEMENTS = etree.XPath(
+    "//body//*[not(self::script or self::style or self::option)][" + " or ".join(
+        f"contains(translate(@{attr}, 'DATEUMIFCHPBLSO', 'dateumifchpblso'), '{word}')"
+        for attr in ("class", "id") for word in ("date", "datum", "time", "fecha", "publi", "posted")) + "]")
+MARKED_READ = 40  # of those, at most this many are read (a listing has one per teaser)
+
+
+def marked_date(root, lang: str | None = None) -> tuple[str, str] | None:
+    """The first date (ISO, and its text) that an element whose class or id names a date shows, or None.
+
+    For a page whose statements and headline say nothing of its date: its template still
+    marks where it shows one ("news-list-date", "Post-pub-time").  A text longer than
+    `PROSE` is not a date line.
+    """
+    for el in _DATED_ELEMENTS(root)[:MARKED_READ]:
+        text = " ".join(" ".join(_TEXT_NODES(el)).split())
+        if text and len(text) <= PROSE and may_hold_date(text) and (iso := parse_date(text, lang=lang)):
+            return iso, text
+    return None
 
 
 @functools.lru_cache(maxsize=4096)  # a site's pages share their labels ("Share", "Posted in")

@@ -113,3 +113,9 @@ def test_the_memo_keeps_each_reading_apart():
     assert parse_date("3 days ago", reference=date(2024, 3, 10)) == "2024-03-07"
     assert parse_date("3 days ago", reference=date(2024, 3, 11)) == "2024-03-08"
     assert parse_date("3 days ago") is None
+
+
+def test_a_copyright_year_is_never_a_dates_year():
+    assert parse_date("© 2025 March 3 people like this") is None
+    assert parse_date("Copyright 2024 May 1 comment") is None
+    assert parse_date("2024 March 5") == "2024-03-05"
