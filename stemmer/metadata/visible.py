@@ -170,27 +170,41 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
     return Visible(found_date, updated, author, date_text, distance < 0, distance)
 
 
-# Elements whose class or id names a date ("post-date", "fbdatum", "Post-pub-time", "fecha"), found by
-# lxml in C: where a page says nothing of its date and shows none by its headline (a wrong headline, a
-# date in a side column of its own post), the first of them that reads as a date is its date.
-_DATED_ELEMENTS = etree.XPath(
-    "//body//*[not(self::script or self::style or self::option)][" + " or ".join(
-        f"contains(translate(@{attr}, 'DATEUMIFCHPBLSO', 'dateumifchpblso'), '{word}')"
-        for attr in ("class", "id") for word in ("date", "datum", "time", "fecha", "publi", "posted")) + "]")
-MARKED_READ = 40  # of those, at most this many are read (a listing has one per teaser)
+# What marks an element as a date by its class or id ("post-date", "fbdatum", "Post-pub-time", "fecha"),
+# and a text as one by its label ("Published", "Publié le", "veröffentlicht", "Posted", "Updated").
+_DATE_CLASS = re.compile(r"date|datum|time|fecha|publi|posted", re.I)
+_DATE_LABEL = re.compile(r"publi|ffentlicht|posted|updated", re.I)
+MARKED_READ = 40  # marked texts read at most (a listing has one per teaser)
+MARKED_TEXT = 2 * PROSE  # characters: a longer marked text is not a date line
 
 
 def marked_date(root, lang: str | None = None) -> tuple[str, str] | None:
-    """The first date (ISO, and its text) that an element whose class or id names a date shows, or None.
+    """The first date (ISO, and its text) in the page's body that an element's class or id, or
+    its text's label, marks as a date, or None.
 
-    For a page whose statements and headline say nothing of its date: its template still
-    marks where it shows one ("news-list-date", "Post-pub-time").  A text longer than
-    `PROSE` is not a date line.
+    For a page whose statements and headline say nothing of its date (a wrong headline, a
+    date at the foot of its post): its template still marks where it shows one
+    ("news-list-date", "Post-pub-time", "Dieser Beitrag wurde am 3. Dezember 2011 veröffentlicht").
     """
-    for el in _DATED_ELEMENTS(root)[:MARKED_READ]:
-        text = " ".join(" ".join(_TEXT_NODES(el)).split())
-        if text and len(text) <= PROSE and may_hold_date(text) and (iso := parse_date(text, lang=lang)):
-            return iso, text
+    body = next(root.iter("body"), root)
+    read = 0
+    for el in body.iter():
+        tag = el.tag
+        if type(tag) is not str or tag in _SKIP:
+            continue
+        words = el.get("class"), el.get("id")
+        if (words[0] and _DATE_CLASS.search(words[0])) or (words[1] and _DATE_CLASS.search(words[1])):
+            texts = [" ".join(" ".join(_TEXT_NODES(el)).split())]
+        else:
+            texts = [t for t in (el.text, el.tail) if t and len(t) <= 4 * MARKED_TEXT and _DATE_LABEL.search(t)]
+        for text in texts:
+            text = " ".join(text.split())
+            if text and len(text) <= MARKED_TEXT and may_hold_date(text):
+                if iso := parse_date(text, lang=lang):
+                    return iso, text
+                read += 1
+                if read >= MARKED_READ:
+                    return None
     return None
 
 
