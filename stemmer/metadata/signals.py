@@ -55,7 +55,8 @@ try:  # optional (stemmer[fast]): reads the JSON that it accepts as json does, i
 except ImportError:
     _orjson_loads = None
 
-_URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/+_.-]|$)")
+_URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/+_.-]|$)"
+                       r"|[/_-]((?:19|20)\d{2})(\d{2})(\d{2})(?:[/_.-]|$)")  # /2024/03/05/, /2024-03-05-, /20240305/
 _NOT_AUTHOR_URL = re.compile(r"^(?:https?:)?//|^www\.", re.I)
 
 
@@ -403,8 +404,12 @@ def _read_time(times, dates, lang) -> None:
 
 
 def _url_dates(url: str | None) -> list[Signal]:
-    if url and (m := _URL_DATE.search(url)) and (iso := parse_date(f"{m[1]}-{m[2]}-{m[3]}")):
-        return [Signal(iso, "url", "path", m[0])]
+    if not url:
+        return []
+    for m in _URL_DATE.finditer(url.split("?", 1)[0]):
+        y, mo, d = (m[1], m[2], m[3]) if m[1] else (m[4], m[5], m[6])
+        if iso := parse_date(f"{y}-{int(mo):02d}-{int(d):02d}"):
+            return [Signal(iso, "url", "path", m[0])]
     return []
 
 

@@ -113,3 +113,9 @@ def test_json_ld_dates_are_the_pages_own_items_not_a_listings_a_comments_or_anot
     assert [d.value for d in signals.dates] == ["2023-05-18"]
     # a redirector's URL that no item names: every item of the page counts
     assert [d.value for d in page_signals(page(head=article), "https://feeds.x.org/~r/1").dates] == ["2023-05-17"]
+
+
+def test_a_date_in_the_url_written_without_separators():
+    assert [d.value for d in page_signals(page(), "https://x.org/news/20200623/a.html").dates] == ["2020-06-23"]
+    assert page_signals(page(), "https://x.org/v/99cd6b51c20200623").dates == ()  # inside an id: no date
+    assert page_signals(page(), "https://x.org/2011/12/slug/").dates == ()  # a month alone is no date
