@@ -91,10 +91,9 @@ def _date(signals: PageSignals, shown: Visible) -> tuple[str | None, str | None]
     if scores:
         day = max(scores, key=scores.get)  # the first of equals: the best source's
         if scores[day] > 0:
+            seen = shown.date or shown.updated
             return next(((s.value, s.source) for s in signals.dates if s.value[:10] == day),
-                        (shown.date, "visible") if shown.date and shown.date[:10] == day else (day, "visible"))
-    if shown.updated and not signals.dates:
-        return shown.updated, "visible"
+                        (seen if seen and seen[:10] == day else day, "visible"))
     return None, None
 
 
@@ -102,14 +101,14 @@ def date_scores(signals: PageSignals, shown: Visible) -> dict[str, float]:
     """Each day the page states or shows as its publication date, with the weight of what says so.
 
     Every statement adds its source's `WEIGHT`; a source's further dates (a forum's replies,
-    a page's teasers) weigh `LATER` times the one before, so the first counts most (a thread's
+    a page's teasers) weigh `LATER` times the one before, so its first counts most (a thread's
     opening post), and the `<time>`s of a page with `TEASER_TIMES` days weigh nothing.  The date
     shown by the headline (else the one it shows as an update) adds `SHOWN` (`SHOWN_ABOVE` above
-    it), on each reading of a numeric date that a statement confirms, and what confirms it adds
-    its weight again: a statement of its day, or of the day before or after at a time of day
-    (the same moment in another time zone: a page shows its local day, its markup often UTC's);
-    a statement of the last change only `CHANGED` (where another day is stated as the
-    publication, the page shows when it was changed).
+    it, `SHOWN_UPDATE` an update), on each reading of a numeric date that a statement confirms,
+    and what confirms it adds its weight again: a statement of its day, or of a moment that is
+    that day in another time zone (`_same_moment`: a page shows its local day, its markup often
+    UTC's); a statement of the last change adds `CHANGED` to a day no publication is stated on
+    (the page shows when it was changed as its date), but not to an "Updated ..." date.
     """
     scores: dict[str, float] = {}
     times = {s.value[:10] for s in signals.dates if s.source == "time"}
