@@ -233,7 +233,7 @@ def _own_items(typed: list[tuple[dict, set[str]]], nested: set[int], url: str | 
     own = []
     for it, types in typed:
         if types & CREATIVE_TYPES and id(it) not in nested:
-            named = {a.split("#", 1)[0] for a in map(_address, _addresses(it)) if a}
+            named = {a for a in map(_address, _addresses(it)) if a}
             own.append((it, types, page in named if page else None, bool(named)))
     if any(names_page for _, _, names_page, _ in own):
         own = [o for o in own if o[2] or not o[3]]
