@@ -82,13 +82,16 @@ def test_a_day_read_from_a_month_and_a_number_does_not_beat_a_stated_full_date()
     assert meta.date[:10] == "2025-01-17"
 
 
-def test_a_date_labelled_as_an_update_is_not_the_publication_where_one_is_stated():
-    # mceb 0039, 0149, 0201: "Updated on ..." by the headline, the same day as dateModified
-    ld = {"@type": "Article", "datePublished": "2024-10-15T18:50:03+00:00", "dateModified": "2025-06-18T16:35:02+00:00"}
+def test_an_update_date_nothing_confirms_is_not_the_publication_where_one_is_stated():
+    ld = {"@type": "Article", "datePublished": "2024-10-15T18:50:03+00:00"}
     meta = page_metadata(page("<h1>A</h1><p>Updated on June 18, 2025</p><p>text</p>", ld=ld))
     assert (meta.date[:10], meta.date_from) == ("2024-10-15", "json-ld")
     only = page_metadata(page("<h1>A</h1><p>Updated on June 18, 2025</p><p>text</p>"))
     assert only.date == "2025-06-18"  # nothing else dates the page
+    # the page shows its last change and its markup says so (mceb 0044, 0075, 0199: the readers' date)
+    changed = page_metadata(page("<h1>A</h1><p>Updated on June 18, 2025</p><p>text</p>",
+                                 ld=ld | {"dateModified": "2025-06-18T16:35:02+00:00"}))
+    assert changed.date[:10] == "2025-06-18"
 
 
 def test_the_opening_posts_date_is_a_threads_date_not_a_date_in_a_reply():
