@@ -180,9 +180,9 @@ def _unique(signals: list[Signal], by_source: bool = False) -> tuple[Signal, ...
 def _read_json_ld(scripts, dates, modified, authors, titles, sites, lang, url) -> None:
     """Dates, authors, headline and site names of the JSON-LD items, the page's own item first.
 
-    Dates and authors come from the page's own items only (`_own_items`): an item of a
-    listing, a part of the page, or an article whose address is another page's states
-    that one's date, not this page's.
+    Dates come from the page's own items only (`_own_items`): an item of a listing, a
+    part of the page, or an article whose address is another page's states that one's
+    date, not this page's.
     """
     items: list[dict] = []
     nested: set[int] = set()  # id() of the items inside a listing or a part of another item
@@ -198,13 +198,18 @@ def _read_json_ld(scripts, dates, modified, authors, titles, sites, lang, url) -
     typed = [(it, _types(it)) for it in items]
     own = _own_items(typed, nested, url)
     own_ids = {id(it) for it, _ in own}
+    # Authors and headlines: of every item of a creative type, the page's own first (a template's
+    # placeholder address does not make its article's author another page's).
+    creative = own + [item for item in typed if item[1] & CREATIVE_TYPES and id(item[0]) not in own_ids]
+    creative_ids = {id(it) for it, _ in creative}
     dated = (("datePublished", dates), ("dateCreated", dates), ("uploadDate", dates), ("dateModified", modified))
-    for it, types in own + [item for item in typed if id(item[0]) not in own_ids]:
+    for it, types in creative + [item for item in typed if id(item[0]) not in creative_ids]:
         if id(it) in own_ids:
             for key, out in dated:
                 value = it.get(key)
                 if isinstance(value, str) and (iso := parse_date(value, lang=lang)):
                     out.append(Signal(iso, "json-ld", key, value))
+        if id(it) in creative_ids:
             for key in ("author", "creator"):
                 for name, raw, org in _names(it.get(key), by_id):
                     authors.append(Signal(name, "json-ld", f"{key} (Organization)" if org else key, raw))
