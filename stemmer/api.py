@@ -136,7 +136,7 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
         unknown = fb.unknown_rule(table, match.layout, matcher.keymaker, **learned) if fb is not None else None
         result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown,
                               titles=lambda: own_titles(root),
-                              signals=stated)
+                              signals=stated, root=root)
         if foreign(result, match, blocks):
             result = None  # a page of another layout that resembles this one, or a layout short of text
     similarity = match.similarity if match is not None else 0.0

@@ -88,6 +88,8 @@ class Section:
         many: a named slot that repeats on a page (tags, list items): its value is a list.
         field_type: what a named slot's value is: ``text``, ``url`` (the ``href`` or
             ``src`` of its element) or ``date`` (its text, and also read as a date).
+        prefix: the label a named slot's text starts with before its value
+            (``SKU:`` of "SKU: AB-12"), dropped from the value where the text starts so.
     """
 
     key: str
@@ -102,6 +104,7 @@ class Section:
     field: str = ""
     many: bool = False
     field_type: str = "text"
+    prefix: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,9 +60,9 @@ def apply_pins(target: Layout, source: Layout) -> tuple[Layout, list[str]]:
         elif s.role in replaced and not s.pinned:
             s = replace(s, role="sub")
         if (old := kept.get(s.key)) is not None and old.field:
-            s = replace(s, field=old.field, many=old.many, field_type=old.field_type)
+            s = replace(s, field=old.field, many=old.many, field_type=old.field_type, prefix=old.prefix)
         elif s.field in names:
-            s = replace(s, field="", many=False, field_type="text")
+            s = replace(s, field="", many=False, field_type="text", prefix="")
         sections.append(s)
     return replace(target, sections=tuple(sections)), [k for k in kept if k not in keys]
 

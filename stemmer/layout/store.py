@@ -97,7 +97,8 @@ def _field_entries(s: Section) -> dict:
     if not s.field:
         return {}
     return {"field": s.field, **({"many": True} if s.many else {}),
-            **({"type": s.field_type} if s.field_type != "text" else {})}
+            **({"type": s.field_type} if s.field_type != "text" else {}),
+            **({"prefix": s.prefix} if s.prefix else {})}
 
 
 def _seen_fields(lay: Layout) -> dict:
@@ -285,8 +286,8 @@ def _strings(value, name: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _named(blk: dict, where: str) -> tuple[str, bool, str]:
-    """A block's ``field`` name, ``many`` and ``type``: ("", False, "text") where it has none."""
+def _named(blk: dict, where: str) -> tuple[str, bool, str, str]:
+    """A block's ``field`` name, ``many``, ``type`` and ``prefix``: ("", False, "text", "") where it has none."""
     name = blk.get("field", "")
     if not isinstance(name, str):
         raise _Missing(f"field '{where}field' must be str")
@@ -297,7 +298,10 @@ def _named(blk: dict, where: str) -> tuple[str, bool, str]:
     kind = blk.get("type", "text")
     if kind not in FIELD_TYPES:
         raise _Missing(f"field '{where}type' is {kind!r}; expected one of {', '.join(FIELD_TYPES)}")
-    return (name, many, kind) if name else ("", False, "text")
+    prefix = blk.get("prefix", "")
+    if not isinstance(prefix, str):
+        raise _Missing(f"field '{where}prefix' must be str")
+    return (name, many, kind, prefix) if name else ("", False, "text", "")
 
 
 def _day_first(blk: dict, where: str) -> bool | None:

@@ -1,7 +1,9 @@
-"""The drift signal of an extract run: per site, the share of pages that matched no layout.
+"""The drift signal of an extract run: per site, the share of pages that matched no layout,
+and per layout, the share of its pages where each named field came out empty.
 
-A site that redesigns its templates shows up as a jump in that share; a daily
-job reads it from ``extract --stats FILE`` and alerts.
+A site that redesigns its templates shows up as a jump in the first share; one
+that moves a field (the price, the tags) out of its slot, as a jump in the second.
+A daily job reads them from ``extract --stats FILE`` and alerts.
 """
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ class SiteCount:
     layouts: Counter = field(default_factory=Counter)
     methods: Counter = field(default_factory=Counter)
     has_patterns: bool = True
+    field_pages: Counter = field(default_factory=Counter)  # (layout, field) -> matched pages of the layout
+    field_empty: Counter = field(default_factory=Counter)  # (layout, field) -> those where it was empty
 
     @property
     def unmatched(self) -> int:
@@ -60,6 +64,9 @@ class DriftStats:
             count.matched += 1
             if ex.pattern:
                 count.layouts[ex.pattern] += 1
+                for name, value in ex.fields.items():
+                    count.field_pages[ex.pattern, name] += 1
+                    count.field_empty[ex.pattern, name] += not value
 
     def to_json(self) -> dict:
         """The ``--stats`` document: totals and one entry per site, sorted."""
@@ -72,7 +79,8 @@ class DriftStats:
             "sites": {
                 site: {"pages": c.pages, "matched": c.matched, "unmatched": c.unmatched,
                        "unmatched_share": round(c.unmatched_share, 4), "patterns": c.has_patterns,
-                       "layouts": dict(sorted(c.layouts.items())), "methods": dict(sorted(c.methods.items()))}
+                       "layouts": dict(sorted(c.layouts.items())), "methods": dict(sorted(c.methods.items())),
+                       **({"fields": _fields(c)} if c.field_pages else {})}
                 for site, c in sorted(self.sites.items())
             },
         }
@@ -85,4 +93,19 @@ class DriftStats:
                for site, c in ranked[:limit]]
         if len(ranked) > limit:
             out.append(f"... and {len(ranked) - limit} more sites (see --stats)")
+        empty = sorted(((c.field_empty[k] / n, site, k, c.field_empty[k], n) for site, c in self.sites.items()
+                        for k, n in c.field_pages.items() if c.field_empty[k]), key=lambda t: (-t[0], t[1], t[2]))
+        out += [f"{site}: layout {lay}: field {name!r} empty on {k} of {n} pages ({share:.0%})"
+                for share, site, (lay, name), k, n in empty[:limit]]
+        if len(empty) > limit:
+            out.append(f"... and {len(empty) - limit} more empty fields (see --stats)")
         return out
+
+
+def _fields(c: SiteCount) -> dict:
+    """Per layout, per named field: its pages, those where it came out empty, and their share."""
+    out: dict[str, dict] = {}
+    for (lay, name), n in sorted(c.field_pages.items()):
+        empty = c.field_empty[lay, name]
+        out.setdefault(lay, {})[name] = {"pages": n, "empty": empty, "empty_share": round(empty / n, 4)}
+    return out
