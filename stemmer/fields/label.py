@@ -82,9 +82,11 @@ class FieldLabel:
 
 @dataclass(slots=True)
 class LabelResult:
-    """The site's patterns with the slots named, what was done per field, and the file written (or None)."""
+    """What `label` did: the patterns with the slots named (all the sites given, for `extract`),
+    the labelled site's, what was done per field, and the file written (or None)."""
 
-    patterns: SitePatterns
+    patterns: PatternSet
+    site: SitePatterns
     fields: list[FieldLabel]
     written: Path | None = None
 
@@ -146,7 +148,8 @@ def label(patterns: PatternSet | SitePatterns | str | Path, page: Page | str | P
     if source is not None and write:
         written = source if source.is_file() else source / site_filename(site.site)
         write_atomic(written, json.dumps(to_json(site), ensure_ascii=False, indent=1) + "\n")
-    return LabelResult(site, labels, written)
+    others = {} if isinstance(loaded, SitePatterns) else dict(loaded.sites)
+    return LabelResult(PatternSet({**others, site.site: site}), site, labels, written)
 
 
 def _first_page(path: str | Path) -> Page:

@@ -1,0 +1,152 @@
+"""`stemmer label` / `stemmer.label`: a field named from one example value, read on every page."""
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+import stemmer
+from stemmer.cli import main
+from stemmer.errors import StemmerError
+
+SHOP = Path(stemmer.__file__).parent / "demo" / "shop"
+HOST = "shop.stemmer.test"
+PRODUCT = SHOP / HOST / "products" / "classic-bird-feeder.html"
+GOLD = {g["id"]: g for g in map(json.loads, (SHOP.parent / "shop_gold.jsonl").read_text().splitlines())}
+EXAMPLES = {"price": "$111.99", "sku": "CVS-GA34203", "specs": "Weight: 2.8 kg", "tags": "Energy",
+            "manual": "/manuals/cvs-ga34203.pdf"}
+
+
+@pytest.fixture(scope="module")
+def analyzed(tmp_path_factory):
+    """The shop's pattern directory, analyzed once for this module (copy it before writing)."""
+    out = tmp_path_factory.mktemp("shop-patterns")
+    assert main(["analyze", "-q", str(SHOP), "-o", str(out), "--date", "2024-05-01"]) == 0
+    return out
+
+
+@pytest.fixture
+def patterns(analyzed, tmp_path):
+    shutil.copytree(analyzed, tmp_path / "patterns")
+    return tmp_path / "patterns"
+
+
+def _extract(patterns, fmt="jsonl", *extra, pages=SHOP):
+    out = patterns.parent / f"out.{fmt}"
+    assert main(["extract", "-q", "-p", str(patterns), str(pages), "-f", fmt, "-o", str(out), *extra]) == 0
+    return out.read_text()
+
+
+def _check_gold(records):
+    """Each product and deal page gives the generator's values."""
+    checked = 0
+    for rec in records:
+        gold = GOLD.get(rec["id"])
+        if gold is None:
+            continue
+        f = rec["fields"]
+        assert (f["price"], f["sku"], f["specs"], f["tags"]) == (
+            gold["price"], gold["sku"], gold["specs"], gold["tags"]), rec["id"]
+        assert f["manual"] == f"http://{HOST}{gold['manual']}"
+        checked += 1
+    assert checked == len(GOLD) == 36
+
+
+def test_label_round_trip_on_the_command_line(patterns, capsys):
+    args = [f"--field={name}={value}" for name, value in EXAMPLES.items()]
+    assert main(["label", "-p", str(patterns), str(PRODUCT), *args, "--pages", str(SHOP)]) == 0
+    printed = capsys.readouterr().out
+    assert "price: '$111.99' found in layout L0 (exact)" in printed
+    assert f'L1 {HOST}/deals/classic-work-bench.html: "$49.99"' in printed  # the deal layout, by its label
+    doc = json.loads((patterns / f"{HOST}.json").read_text())
+    named = {b["field"]: b for lay in doc["layouts"] for b in lay["blocks"] if b.get("field")}
+    assert named["tags"]["many"] is True and named["specs"]["many"] is True and "many" not in named["price"]
+    assert named["manual"]["type"] == "url" and named["sku"]["prefix"] == "SKU:"
+    _check_gold(map(json.loads, _extract(patterns).splitlines()))
+
+
+def test_a_field_named_on_one_layout_is_named_in_the_other_where_its_slot_aligns(patterns):
+    result = stemmer.label(patterns, PRODUCT, {"price": "$111.99", "tags": "Energy"})
+    price, tags = result.fields
+    # the deal pages hold the price under another key, after the same "Price:" label; the tags under the same key
+    assert (price.named, tags.named) == (["L0", "L1"], ["L0", "L1"])
+    assert price.not_named == {"L2": "no slot aligns"}
+    deal = next(lay for lay in result.site.layouts if lay.id == "L1")
+    assert [s.key for s in deal.sections if s.field == "price"] == ["main.deal-page/article.deal/div.deal-box/p.deal-price"]
+
+
+def test_label_round_trip_in_python_leaves_learned_patterns_unwritten(patterns):
+    loaded = stemmer.load_patterns(patterns)
+    before = (patterns / f"{HOST}.json").read_bytes()
+    result = stemmer.label(loaded, PRODUCT, EXAMPLES, pages=stemmer.read_pages(str(SHOP)))
+    assert result.written is None and (patterns / f"{HOST}.json").read_bytes() == before
+    assert [v for _, v in result.fields[0].values["L1"]][:1] == ["$49.99"]
+    records = stemmer.extract(stemmer.read_pages(str(SHOP)), result.patterns, fallback=None)
+    _check_gold({"id": ex.id, "fields": ex.fields} for ex in records)
+    page = stemmer.extract_html(PRODUCT.read_text(), f"http://{HOST}/products/classic-bird-feeder.html",
+                                result.patterns)
+    assert page.fields["tags"] == ["Energy", "Bestseller", "Eco"] and page.fields["price"] == "$111.99"
+
+
+def test_example_found_nowhere_is_one_line_naming_the_closest_blocks_and_writes_nothing(patterns, capsys):
+    before = (patterns / f"{HOST}.json").read_bytes()
+    code = main(["label", "-p", str(patterns), str(PRODUCT), "--field", "sku=CVS-GA34203",
+                 "--field", "price=$11.99"])
+    err = capsys.readouterr().err.strip()
+    assert code == 1
+    assert err.count("\n") == 0 and "price: '$11.99' is in no block of" in err and "'$111.99' (92%)" in err
+    assert (patterns / f"{HOST}.json").read_bytes() == before  # sku was found, but nothing is written
+    with pytest.raises(StemmerError, match="is in no block"):
+        stemmer.label(patterns, PRODUCT, {"colour": "Purple with dots"})
+
+
+def test_page_of_no_layout_is_an_error(patterns, tmp_path):
+    page = tmp_path / HOST / "odd.html"
+    page.parent.mkdir()
+    page.write_text("<html><body><table><tr><td>$111.99</td></tr></table></body></html>")
+    with pytest.raises(StemmerError, match="matches no layout"):
+        stemmer.label(patterns, page, {"price": "$111.99"})
+
+
+def test_many_field_is_a_list_and_a_single_one_a_string(patterns):
+    result = stemmer.label(patterns, PRODUCT, {"first_tag": "Energy", "price": "$111.99"}, many=["price"])
+    first_tag, price = result.fields
+    assert first_tag.many and price.many  # several blocks on the page; asked for
+    [ex] = stemmer.extract([next(stemmer.read_pages(str(PRODUCT)))], result.patterns, fallback=None)
+    assert ex.fields["first_tag"] == ["Energy", "Bestseller", "Eco"] and ex.fields["price"] == ["$111.99"]
+
+
+def test_url_example_gives_the_address_of_the_slots_link(patterns):
+    result = stemmer.label(patterns, PRODUCT, {"manual": f"https://{HOST}/manuals/cvs-ga34203.pdf"})
+    [manual] = result.fields
+    assert (manual.how, manual.field_type) == ("url", "url")
+    [(page_id, value)] = manual.values["L0"]
+    assert value.endswith("/manuals/cvs-ga34203.pdf") and value.startswith(("http://", "https://"))
+
+
+def test_date_example_is_also_read_as_a_date(tmp_path):
+    demo = Path(stemmer.__file__).parent / "demo" / "site"
+    out = tmp_path / "news"
+    assert main(["analyze", "-q", str(demo), "-o", str(out)]) == 0
+    page = demo / "demo.stemmer.test" / "news" / "2023" / "09" / \
+        "recycling-pickup-schedule-changes-starting-next-month.html"
+    result = stemmer.label(out, page, {"posted": "September 24, 2023"})
+    assert result.fields[0].field_type == "date"
+    [ex] = stemmer.extract([next(stemmer.read_pages(str(page)))], stemmer.load_patterns(out), fallback=None)
+    assert ex.fields["posted_iso"] == "2023-09-24" and "September 24, 2023" in ex.fields["posted"]
+
+
+def test_named_field_survives_update_and_a_new_analyze(patterns, tmp_path, capsys):
+    stemmer.label(patterns, PRODUCT, {"price": "$111.99"})
+    crawl = tmp_path / "crawl"
+    shutil.copytree(SHOP, crawl)
+    new = crawl / HOST / "products" / "classic-bird-feeder.html"
+    new.write_text(new.read_text().replace("$111.99", "$99.00"))  # a new crawl: a price changed
+    assert main(["update", "-q", str(patterns), str(crawl), "--date", "2024-06-01"]) == 0
+    doc = json.loads((patterns / f"{HOST}.json").read_text())
+    assert doc["history"][-1]["command"] == "update"
+    assert sorted(lay["id"] for lay in doc["layouts"] for b in lay["blocks"] if b.get("field") == "price") == ["L0", "L1"]
+    assert main(["analyze", "-q", str(crawl), "-o", str(patterns)]) == 0
+    out = [json.loads(line) for line in _extract(patterns, pages=crawl).splitlines()]
+    assert next(r for r in out if r["id"].endswith("classic-bird-feeder.html"))["fields"] == {"price": "$99.00"}
+    assert all(r["fields"]["price"] == GOLD[r["id"]]["price"] for r in out if r["id"] in GOLD and "bird" not in r["id"])
