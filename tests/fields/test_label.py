@@ -150,3 +150,19 @@ def test_named_field_survives_update_and_a_new_analyze(patterns, tmp_path, capsy
     out = [json.loads(line) for line in _extract(patterns, pages=crawl).splitlines()]
     assert next(r for r in out if r["id"].endswith("classic-bird-feeder.html"))["fields"] == {"price": "$99.00"}
     assert all(r["fields"]["price"] == GOLD[r["id"]]["price"] for r in out if r["id"] in GOLD and "bird" not in r["id"])
+
+
+def test_report_shows_each_layouts_named_fields_and_their_values(patterns, tmp_path):
+    from lxml import html as lxml_html
+    stemmer.label(patterns, PRODUCT, {"price": "$111.99", "tags": "Energy"})
+    out = tmp_path / "report.html"
+    assert main(["report", "-q", str(patterns), str(SHOP), "-o", str(out)]) == 0
+    dom = lxml_html.fromstring(out.read_bytes())
+    deal = dom.xpath("//details[@data-layout='L1']")[0]
+    rows = {r.get("data-field"): [td.text_content() for td in r.xpath("td")] for r in deal.xpath(".//tr[@class='field']")}
+    assert set(rows) == {"price", "tags"}
+    shown = [GOLD[f"{HOST}/{pv}"] for pv in
+             (h.text_content().split(f"{HOST}/")[1] for h in deal.xpath(".//details[@class='page']/summary"))]
+    assert rows["price"][2:] == [g["price"] for g in shown]
+    assert rows["tags"][2:] == [" · ".join(g["tags"]) for g in shown]
+    assert "field price" in deal.xpath(".//table[@class='slots']")[0].text_content()
