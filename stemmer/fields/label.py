@@ -133,7 +133,11 @@ def label(patterns: PatternSet | SitePatterns | str | Path, page: Page | str | P
         key = match.keys[i]
         count = sum(k == key for k in match.keys)
         kind = "url" if how == "url" else "date" if slot_date(example) else "text"
-        labels.append(FieldLabel(name, example, layout.id, key, how, name in set(many) or count > 1, kind,
+        # A text slot with several blocks on the page is a list (tags, specs); a date or an
+        # address is one value, from the slot's first block that gives one (a date slot
+        # beside "5 min read", a byline holding the author and then the dates).
+        listed = name in set(many) or (count > 1 and kind == "text")
+        labels.append(FieldLabel(name, example, layout.id, key, how, listed, kind,
                                  _prefix(blocks.blocks[i].text, example) if kind == "text" else ""))
     keys = {}
     for lab in labels:

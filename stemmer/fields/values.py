@@ -2,8 +2,8 @@
 
 A named slot (`Section.field`) gives the text of its first block on the page, or,
 ``many``, of every block; a ``url`` slot the ``href`` / ``src`` of the link or image
-in its block; a ``date`` slot its text and, as ``NAME_iso``, that text read as a date
-(the way a date slot is read, `slot_date`).  Every named field of the layout is in
+in its block; a ``date`` slot the text of its first block that reads as a date and,
+as ``NAME_iso``, that date (read the way a date slot is, `slot_date`).  Every named field of the layout is in
 the result, empty (None or ``[]``) where the page lacks it: the drift count needs those.
 """
 from __future__ import annotations
@@ -65,10 +65,15 @@ def field_values(layout: Layout, keys: Sequence[str], page: PageBlocks, root=Non
             values = [urljoin(base, u) if base else u for u in block_urls(blocks, links)]
         else:
             values = [v for b in blocks if (v := without_prefix(b.text, s.prefix))]
-        out[s.field] = values if s.many else (values[0] if values else None)
         if s.field_type == "date":
-            dates = [d for v in values if (d := slot_date(v, s.day_first))]
+            read = [(v, slot_date(v, s.day_first)) for v in values]
+            if not s.many:  # one date: the slot's first block that reads as one
+                read = [next((r for r in read if r[1]), read[0])] if read else []
+            values, dates = [v for v, _ in read], [d for _, d in read if d]
+            out[s.field] = values if s.many else (values[0] if values else None)
             out[f"{s.field}_iso"] = dates if s.many else (dates[0] if dates else None)
+            continue
+        out[s.field] = values if s.many else (values[0] if values else None)
     return out
 
 
