@@ -553,7 +553,7 @@ def _add_label(sub) -> None:
         "front matter). The same slot is named in the site's other layouts where one aligns (the same key, or "
         "the slot beside the same static text such as a 'Price:' label). An address (http://..., /...) names "
         "the slot of the link or image that has it, and the field gives the address; a date also gives "
-        "NAME_iso; a slot with several blocks on the page (tags, specs) gives a list. Prints, per field, the "
+        "NAME_iso; a text slot with several blocks on the page (tags, specs) gives a list. Prints, per field, the "
         "layouts that got it and its value on the pages of --pages (default PAGE). Writes the pattern file "
         "atomically, or nothing when an example is found nowhere.",
         epilog="example: stemmer label -p patterns shop.example/p/123.html --field price='$19.99' "
@@ -565,7 +565,7 @@ def _add_label(sub) -> None:
     p.add_argument("--field", dest="examples", action="append", type=_example, required=True, metavar="NAME=VALUE",
                    help="a field and a value PAGE shows for it (repeatable)")
     p.add_argument("--many", action="append", default=[], metavar="NAME",
-                   help="the field's slot repeats: its value is a list (so anyway where PAGE has several)")
+                   help="the field's slot repeats: its value is a list (so anyway for text where PAGE has several blocks of it)")
     p.add_argument("--pages", nargs="+", metavar="INPUT",
                    help="show the fields' values on these pages (the crawl analyzed; default: PAGE)")
     p.add_argument("--dry-run", action="store_true", help="print what would be named, write nothing")

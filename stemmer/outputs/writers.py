@@ -41,6 +41,8 @@ def jsonl_line(record: dict) -> bytes:
                     if not math.isfinite(value):
                         raise TypeError("not finite")
                     encoded = repr(value).encode()
+                elif type(value) is dict:  # orjson writes no spaces inside: the fields, by json as a whole
+                    encoded = _JSON.encode(value).encode("utf-8")
                 else:
                     encoded = _orjson_dumps(value)
                 parts += (_orjson_dumps(key), b": ", encoded, b", ")

@@ -77,3 +77,9 @@ def test_stats_of_a_run_without_fields_have_none():
     drift.add(_page(1, {}))
     assert "fields" not in drift.to_json()["sites"]["shop.example"]
     assert drift.lines() == ["shop.example: 0 of 1 pages unmatched (0%)"]
+
+
+def test_jsonl_line_is_json_dumps_byte_for_byte_with_fields():
+    from stemmer.outputs.writers import jsonl_line, to_record
+    record = to_record(_page(1, FIELDS))
+    assert jsonl_line(record) == (json.dumps(record, ensure_ascii=False) + "\n").encode()
