@@ -554,7 +554,8 @@ def _add_label(sub) -> None:
         "the slot beside the same static text such as a 'Price:' label). An address (http://..., /...) names "
         "the slot of the link or image that has it, and the field gives the address; a date also gives "
         "NAME_iso; a text slot with several blocks on the page (tags, specs) gives a list. Prints, per field, the "
-        "layouts that got it and its value on the pages of --pages (default PAGE). Writes the pattern file "
+        "layouts that got it and its value on each layout's pages seen at analyze (found beside PAGE, or "
+        "--pages), else on PAGE. Writes the pattern file "
         "atomically, or nothing when an example is found nowhere.",
         epilog="example: stemmer label -p patterns shop.example/p/123.html --field price='$19.99' "
         "--field tags=Energy --pages shop.example")
@@ -567,21 +568,18 @@ def _add_label(sub) -> None:
     p.add_argument("--many", action="append", default=[], metavar="NAME",
                    help="the field's slot repeats: its value is a list (so anyway for text where PAGE has several blocks of it)")
     p.add_argument("--pages", nargs="+", metavar="INPUT",
-                   help="show the fields' values on these pages (the crawl analyzed; default: PAGE)")
+                   help="show the fields' values on these pages (default: the layouts' member pages, seen at "
+                   "analyze, where they lie beside PAGE in its mirror; else PAGE)")
     p.add_argument("--dry-run", action="store_true", help="print what would be named, write nothing")
     p.add_argument("-c", "--charset", metavar="NAME", help="charset of pages that declare none")
     p.set_defaults(run=_run_label)
 
 
 def _run_label(args) -> int:
-    pages = page = None
     bad = _BadInputs(args.debug)
-    page = next(iter(read_pages([args.page], charset=args.charset, on_error=bad)), None)
-    if page is None:
-        raise InputError(f"no readable HTML page in {args.page}")
-    if args.pages:
-        pages = read_pages(args.pages, charset=args.charset, on_error=bad)
-    result = label(args.patterns, page, dict(args.examples), many=args.many, pages=pages, write=not args.dry_run)
+    pages = read_pages(args.pages, charset=args.charset, on_error=bad) if args.pages else None
+    result = label(args.patterns, args.page, dict(args.examples), many=args.many, pages=pages,
+                   write=not args.dry_run, charset=args.charset)
     for f in result.fields:
         kind = ", a list" if f.many else ""
         kind += f", {f.field_type}" if f.field_type != "text" else ""

@@ -93,7 +93,7 @@ class LabelResult:
 
 def label(patterns: PatternSet | SitePatterns | str | Path, page: Page | str | Path,
           examples: Mapping[str, str], *, many: Iterable[str] = (), pages: Iterable[Page] | None = None,
-          write: bool = True) -> LabelResult:
+          write: bool = True, charset: str | None = None) -> LabelResult:
     """Name the slots that hold `examples` on `page`, in its layout and in the site's others.
 
     Args:
@@ -103,7 +103,10 @@ def label(patterns: PatternSet | SitePatterns | str | Path, page: Page | str | P
         examples: field name -> a value the page shows: its text, or a link's or image's
             address (a ``url`` field); a date also gives ``NAME_iso``.
         many: the fields whose slot repeats (a list); a slot with several blocks on the page is so anyway.
-        pages: pages to show the new fields' values on (the crawl analyzed); default `page`.
+        pages: pages to show the new fields' values on (the crawl analyzed); default: the
+            layouts' member pages (seen at analyze) where they lie beside the file `page`
+            in its mirror, else `page`.
+        charset: the charset of page files that declare none.
 
     Raises:
         LabelError: the page matches no layout, or an example is in no block of a slot;
@@ -112,8 +115,9 @@ def label(patterns: PatternSet | SitePatterns | str | Path, page: Page | str | P
     """
     source = Path(patterns) if isinstance(patterns, (str, Path)) else None
     loaded = load_patterns(source) if source is not None else patterns
-    if isinstance(page, (str, Path)):
-        page = _first_page(page)
+    page_path = Path(page) if isinstance(page, (str, Path)) else None
+    if page_path is not None:
+        page = _first_page(page_path, charset)
     site = _site_of(loaded, page)
     if not examples:
         raise LabelError("no field to name: give NAME=VALUE examples")
@@ -146,7 +150,7 @@ def label(patterns: PatternSet | SitePatterns | str | Path, page: Page | str | P
                              f"({_short(lab.key, 60)!r} of layout {layout.id}); a slot gives one field")
     for lab in labels:
         site = _name_everywhere(site, layout.id, lab)
-    shown = list(pages) if pages is not None else [page]
+    shown = list(pages) if pages is not None else _members(site, page, page_path, charset) or [page]
     _show_values(site, shown, labels)
     written = None
     if source is not None and write:
@@ -156,8 +160,24 @@ def label(patterns: PatternSet | SitePatterns | str | Path, page: Page | str | P
     return LabelResult(PatternSet({**others, site.site: site}), site, labels, written)
 
 
-def _first_page(path: str | Path) -> Page:
-    for page in read_pages([str(path)]):
+def _members(site: SitePatterns, page: Page, path: Path | None, charset: str | None) -> list[Page]:
+    """The layouts' member pages (seen at analyze) found in the mirror that holds the page file `path`.
+
+    A member's id is its path in the mirror (``site/dir/file.html``); the page's
+    own file names the mirror's root: its path less its id.
+    """
+    if path is None or not path.is_file() or not path.as_posix().endswith(page.id.split("/", 1)[-1]):
+        return []
+    parts = path.resolve().parts
+    if page.site not in parts:
+        return []
+    root = Path(*parts[:len(parts) - parts[::-1].index(page.site) - 1])
+    found = [root / m for lay in site.layouts for m in lay.members if (root / m).is_file()]
+    return list(read_pages([str(f) for f in found], charset=charset)) if found else []
+
+
+def _first_page(path: str | Path, charset: str | None = None) -> Page:
+    for page in read_pages([str(path)], charset=charset):
         return page
     raise LabelError(f"{path}: no readable HTML page")
 

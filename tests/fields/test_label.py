@@ -166,3 +166,10 @@ def test_report_shows_each_layouts_named_fields_and_their_values(patterns, tmp_p
     assert rows["price"][2:] == [g["price"] for g in shown]
     assert rows["tags"][2:] == [" · ".join(g["tags"]) for g in shown]
     assert "field price" in deal.xpath(".//table[@class='slots']")[0].text_content()
+
+
+def test_values_are_shown_on_the_layouts_pages_seen_at_analyze_found_beside_the_page(patterns, capsys):
+    assert main(["label", "--dry-run", "-p", str(patterns), str(PRODUCT), "--field", "price=$111.99"]) == 0
+    printed = capsys.readouterr().out
+    assert "deals/classic-work-bench.html: \"$49.99\"" in printed  # a member of the deal layout, not PAGE's
+    assert printed.count("\n  L0 ") == 5 and printed.count("\n  L1 ") == 5
