@@ -52,6 +52,7 @@ class DriftStats:
         # `Patterns` (not iterable: a `LazyPatterns` answers `in` by reading one file), or site names
         known = sites_with_patterns
         self.known = set(known) if isinstance(known, Iterable) else known
+        self._names: dict[tuple[str, str], frozenset[str] | None] = {}
 
     def add(self, ex: Extraction) -> None:
         """Count one extracted page."""
@@ -64,9 +65,21 @@ class DriftStats:
             count.matched += 1
             if ex.pattern:
                 count.layouts[ex.pattern] += 1
+                named = self._named(ex.site, ex.pattern)
                 for name, value in ex.fields.items():
-                    count.field_pages[ex.pattern, name] += 1
-                    count.field_empty[ex.pattern, name] += not value
+                    if named is None or name in named:
+                        count.field_pages[ex.pattern, name] += 1
+                        count.field_empty[ex.pattern, name] += not value
+
+    def _named(self, site: str, layout_id: str) -> frozenset[str] | None:
+        """The fields the layout's slots name (not what every page states: `BUILTIN_FIELDS`, nor
+        a date's ``_iso``), or None where the patterns are not at hand: every field counts."""
+        key = (site, layout_id)
+        if key not in self._names:
+            patterns = self.known.get(site) if hasattr(self.known, "get") else None
+            layout = next((lay for lay in patterns.layouts if lay.id == layout_id), None) if patterns else None
+            self._names[key] = frozenset(s.field for s in layout.sections if s.field) if layout else None
+        return self._names[key]
 
     def to_json(self) -> dict:
         """The ``--stats`` document: totals and one entry per site, sorted."""
