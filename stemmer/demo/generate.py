@@ -885,6 +885,13 @@ SHOP_SENTENCES = [
     "It comes in {colour}, and fits neatly on a shelf when not in use.",
     "Order before noon and we deliver anywhere in the valley the next working day.",
     "Spare parts for the {name} are kept in stock for ten years.",
+    "We tested the {name} for {hours} hours in the workshop before adding it to the range.",
+    "{buyers} customers in {town} have bought one since {year}, and {returns} sent it back.",
+    "Our staff member {person} uses one at home on {street} and swears by it.",
+    "At {weight} it is light enough to carry to the allotment on {street}.",
+    "The {name} won the {town} Fair prize for practical design in {year}.",
+    "Ask {person} at the counter about the {colour} finish; a sample is on display by the door.",
+    "Delivery to {town} takes {days} working days, or collect it from the shop on Mill Road.",
 ]
 
 
@@ -951,10 +958,10 @@ def shop_main() -> None:
     if SHOP_DIR.exists():
         shutil.rmtree(SHOP_DIR)
     items = []
-    skus = rng.sample(range(10000, 99999), k=sum(len(v) for v in SHOP_THINGS.values()))
+    skus = rng.sample(range(10000, 99999), k=2 * sum(len(v) for v in SHOP_THINGS.values()))
     for cat in SHOP_CATEGORIES:
-        for thing in SHOP_THINGS[cat]:
-            name = f"{rng.choice(SHOP_ADJECTIVES)} {thing}"
+        for thing, adjective in ((t, a) for t in SHOP_THINGS[cat] for a in rng.sample(SHOP_ADJECTIVES, k=2)):
+            name = f"{adjective} {thing}"
             sku = f"CVS-{cat[:2].upper()}{skus[len(items)]}"
             cents = rng.choice([0, 49, 95, 99])
             price = f"${rng.randint(4, 240)}.{cents:02d}"
@@ -977,8 +984,12 @@ def shop_main() -> None:
         page = _shop_head(item["name"], path, f'<meta property="og:image" content="https://{SHOP_HOST}{item["image"]}">\n'
                           f'<script type="application/ld+json">{ld}</script>\n')
         filler = {"name": item["name"].lower(), "cat_l": item["cat"].lower(),
-                  "material": item["specs"][1].split(": ")[1], "colour": item["specs"][2].split(": ")[1]}
-        desc = "\n".join(f"      <p>{esc(t.format(**filler))}</p>" for t in rng.sample(SHOP_SENTENCES, k=3))
+                  "material": item["specs"][1].split(": ")[1], "colour": item["specs"][2].split(": ")[1],
+                  "weight": item["specs"][0].split(": ")[1], "hours": rng.randint(20, 900),
+                  "buyers": rng.randint(12, 480), "returns": rng.choice(["none", "one", "two", "a handful"]),
+                  "town": rng.choice(TOWNS), "year": rng.randint(2009, 2023), "days": rng.randint(1, 4),
+                  "person": f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)}", "street": rng.choice(STREETS)}
+        desc = "\n".join(f"      <p>{esc(t.format(**filler))}</p>" for t in rng.sample(SHOP_SENTENCES, k=4))
         if item["deal"]:
             was = item["price"]
             item["price"] = f"${float(was[1:]) * 0.8:.2f}"

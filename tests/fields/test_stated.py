@@ -48,8 +48,8 @@ def test_every_page_gets_them_and_a_named_slot_of_the_same_name_wins(tmp_path):
     assert main(["analyze", "-q", str(PRODUCT.parents[2]), "-o", str(out)]) == 0
     labelled = stemmer.label(out, PRODUCT, {"tags": "Energy"}).patterns
     [ex] = stemmer.extract(stemmer.read_pages(str(PRODUCT)), labelled, fallback=None)
-    assert ex.fields["tags"] == ["Energy", "Bestseller", "Eco"]  # the slot's, not the page's statement
-    assert ex.fields["image"] == f"https://{HOST}/media/classic-bird-feeder.jpg"  # og:image
+    assert ex.fields["tags"] == ["Energy", "Outdoor", "Made locally"]  # the slot's, not the page's statement
+    assert ex.fields["image"] == f"https://{HOST}/media/classic-knife-block.jpg"  # og:image
     drift = DriftStats(labelled)
     drift.add(ex)
     assert drift.to_json()["sites"][HOST]["fields"] == {"L0": {"tags": {"pages": 1, "empty": 0, "empty_share": 0.0}}}
