@@ -28,6 +28,7 @@ from stemmer.layout.bylines import slot_date
 from stemmer.layout.model import Layout, PatternSet, Section, SitePatterns
 from stemmer.layout.store import load_patterns, site_filename, to_json
 from stemmer.pages import Page, read_pages
+from stemmer.update.history import add_history, today
 
 # A block whose text is this like the example (rapidfuzz ratio, 0-100) holds it, where
 # no block holds it exactly (a quote with other dashes, a name with another space), if
@@ -114,6 +115,9 @@ def label(patterns: PatternSet | SitePatterns | str | Path, page: Page | str | P
         PatternFileError: the patterns cannot be read.
     """
     source = Path(patterns) if isinstance(patterns, (str, Path)) else None
+    if source is not None and source.suffix == ".pat":
+        raise LabelError(f"{source}: a Webstemmer .pat file; label writes JSON pattern files: convert it first "
+                         "(stemmer.save_patterns(stemmer.load_patterns(FILE), DIR))")
     loaded = load_patterns(source) if source is not None else patterns
     page_path = Path(page) if isinstance(page, (str, Path)) else None
     if page_path is not None:
@@ -150,6 +154,8 @@ def label(patterns: PatternSet | SitePatterns | str | Path, page: Page | str | P
                              f"({_short(lab.key, 60)!r} of layout {layout.id}); a slot gives one field")
     for lab in labels:
         site = _name_everywhere(site, layout.id, lab)
+    site = add_history(site, {"date": today(), "command": "label", "fields": [lab.name for lab in labels],
+                              "page": page.id})
     shown = list(pages) if pages is not None else _members(site, page, page_path, charset) or [page]
     _show_values(site, shown, labels)
     written = None
@@ -163,10 +169,10 @@ def label(patterns: PatternSet | SitePatterns | str | Path, page: Page | str | P
 def _members(site: SitePatterns, page: Page, path: Path | None, charset: str | None) -> list[Page]:
     """The layouts' member pages (seen at analyze) found in the mirror that holds the page file `path`.
 
-    A member's id is its path in the mirror (``site/dir/file.html``); the page's
-    own file names the mirror's root: its path less its id.
+    A member's id is its path in the mirror (``site/dir/file.html``): the mirror's
+    root is the page file's folder above the one named after its site.
     """
-    if path is None or not path.is_file() or not path.as_posix().endswith(page.id.split("/", 1)[-1]):
+    if path is None or not path.is_file():
         return []
     parts = path.resolve().parts
     if page.site not in parts:

@@ -173,3 +173,14 @@ def test_values_are_shown_on_the_layouts_pages_seen_at_analyze_found_beside_the_
     printed = capsys.readouterr().out
     assert "deals/classic-claw-hammer.html: \"$49.60\"" in printed  # a member of the deal layout, not PAGE's
     assert printed.count("\n  L0 ") == 5 and printed.count("\n  L1 ") == 5
+
+
+def test_label_is_in_the_history_and_a_pat_file_is_refused(patterns, tmp_path):
+    stemmer.label(patterns, PRODUCT, {"price": "$69.49"})
+    doc = json.loads((patterns / f"{HOST}.json").read_text())
+    assert {k: doc["history"][-1][k] for k in ("command", "fields")} == {"command": "label", "fields": ["price"]}
+    pat = tmp_path / "site.pat"
+    pat.write_text("(500.0, '200511210103/shop.stemmer.test/b.html', 0, [(0.9, 30.0, 'body/div:class=inner/p')])\n")
+    with pytest.raises(StemmerError, match="a Webstemmer .pat file"):
+        stemmer.label(pat, PRODUCT, {"price": "$69.49"})
+    assert pat.read_text().startswith("(500.0")
