@@ -184,3 +184,19 @@ def test_label_is_in_the_history_and_a_pat_file_is_refused(patterns, tmp_path):
     with pytest.raises(StemmerError, match="a Webstemmer .pat file"):
         stemmer.label(pat, PRODUCT, {"price": "$69.49"})
     assert pat.read_text().startswith("(500.0")
+
+
+def test_stats_show_a_redesign_that_moved_a_field_out_of_its_slot(patterns, tmp_path, capsys):
+    stemmer.label(patterns, PRODUCT, {"price": "$69.49"})
+    crawl = tmp_path / "crawl"
+    shutil.copytree(SHOP, crawl)
+    products = sorted((crawl / HOST / "products").glob("*.html"))
+    for page in products[:12]:  # a redesign of a quarter of the products: the price in another element
+        page.write_text(page.read_text().replace('<p class="price">', '<p class="offer-price">'))
+    stats = tmp_path / "stats.json"
+    _extract(patterns, "jsonl", "--stats", str(stats), pages=crawl)
+    fields = json.loads(stats.read_text())["sites"][HOST]["fields"]
+    assert fields["L0"]["price"] == {"pages": 48, "empty": 12, "empty_share": 0.25}
+    assert fields["L1"]["price"] == {"pages": 24, "empty": 0, "empty_share": 0.0}
+    assert main(["extract", "-p", str(patterns), str(crawl), "-o", str(tmp_path / "x.jsonl")]) == 0
+    assert f"stemmer: extract: {HOST}: layout L0: field 'price' empty on 12 of 48 pages (25%)" in capsys.readouterr().err
