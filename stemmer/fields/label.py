@@ -27,6 +27,7 @@ from stemmer.files import write_atomic
 from stemmer.layout.bylines import slot_date
 from stemmer.layout.model import Layout, PatternSet, Section, SitePatterns
 from stemmer.layout.store import load_patterns, site_filename, to_json
+from stemmer.metadata import page_signals
 from stemmer.pages import Page, read_pages
 from stemmer.update.history import add_history, today
 
@@ -62,7 +63,7 @@ class FieldLabel:
         layout, key: the layout the page matched and the slot that holds the example.
         how: ``exact``, ``within`` (the example is part of the block's text), ``fuzzy``,
             ``date`` (the block's text is the same date) or ``url`` (a link's address).
-        many, field_type, prefix: as named (`Section`).
+        many, field_type, prefix, day_first: as named (`Section`).
         named: the ids of the layouts now naming a slot so; not_named: the others, each with why.
         values: by layout id, (page id, value) on the pages looked at; a ``date`` field's
             value with its reading as a date: (page id, value, ISO date).
@@ -76,6 +77,7 @@ class FieldLabel:
     many: bool
     field_type: str
     prefix: str = ""
+    day_first: bool | None = None
     named: list[str] = field(default_factory=list)
     not_named: dict[str, str] = field(default_factory=dict)
     values: dict[str, list[tuple]] = field(default_factory=dict)
@@ -146,7 +148,8 @@ def label(patterns: PatternSet | SitePatterns | str | Path, page: Page | str | P
         # beside "5 min read", a byline holding the author and then the dates).
         listed = name in set(many) or (count > 1 and kind == "text")
         labels.append(FieldLabel(name, example, layout.id, key, how, listed, kind,
-                                 _prefix(blocks.blocks[i].text, example) if kind == "text" else ""))
+                                 _prefix(blocks.blocks[i].text, example) if kind == "text" else "",
+                                 _day_first(example, root, page.url) if kind == "date" else None))
     keys = {}
     for lab in labels:
         if (other := keys.setdefault(lab.key, lab.name)) != lab.name:
@@ -247,6 +250,17 @@ def _find(example: str, layout: Layout, keys: tuple[str, ...], page: PageBlocks,
     raise LabelError(f"{name}: {example!r} is in no block of {page_id}; closest: {named or 'none (no text)'}")
 
 
+def _day_first(example: str, root, url: str | None) -> bool | None:
+    """How the example writes a numeric date: day first (True), month first (False), or
+    None where both read the same; an ambiguous one ("03/04/2024") takes the order that
+    gives the day the page states for machines, else day first."""
+    day, month = slot_date(example, True), slot_date(example, False)
+    if day == month:
+        return None
+    stated = next((s.value[:10] for s in page_signals(root, url).dates), None)
+    return not (month and stated == month[:10])
+
+
 def _short(text: str, n: int = 40) -> str:
     text = " ".join(text.split())
     return text if len(text) <= n else text[:n - 1] + "…"
@@ -260,7 +274,8 @@ def _prefix(text: str, example: str) -> str:
 
 
 def _named(s: Section, lab: FieldLabel) -> Section:
-    return replace(s, field=lab.name, many=lab.many, field_type=lab.field_type, prefix=lab.prefix)
+    day_first = lab.day_first if lab.day_first is not None else s.day_first
+    return replace(s, field=lab.name, many=lab.many, field_type=lab.field_type, prefix=lab.prefix, day_first=day_first)
 
 
 def _unnamed(s: Section) -> Section:

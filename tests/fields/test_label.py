@@ -200,3 +200,23 @@ def test_stats_show_a_redesign_that_moved_a_field_out_of_its_slot(patterns, tmp_
     assert fields["L1"]["price"] == {"pages": 24, "empty": 0, "empty_share": 0.0}
     assert main(["extract", "-p", str(patterns), str(crawl), "-o", str(tmp_path / "x.jsonl")]) == 0
     assert f"stemmer: extract: {HOST}: layout L0: field 'price' empty on 12 of 48 pages (25%)" in capsys.readouterr().err
+
+
+def test_an_ambiguous_date_example_reads_in_the_order_the_page_states(tmp_path):
+    words = "river maple copper lantern orchard pebble harbor thistle meadow cinder quarry willow".split()
+
+    def post(n: int) -> str:
+        day = 3 + n
+        text = " ".join(words[(n * 5 + k * 7) % len(words)] + str(k * n) for k in range(60))
+        return (f"<html><head><meta property='article:published_time' content='2024-04-{day:02d}'></head><body>"
+                f"<header><p class='site'>US Notes</p></header><article><h1>{words[n]} and {words[-n]}</h1>"
+                f"<p class='when'>Posted 04/{day:02d}/2024</p><p>{text}.</p><p>{text[::-1]}.</p>"
+                f"</article><footer><p>Copyright US Notes</p></footer></body></html>")
+    pages = [stemmer.Page(f"us.example/p{n}.html", f"http://us.example/p{n}.html", "us.example", post(n))
+             for n in range(6)]
+    patterns = stemmer.analyze(pages, site_model=False)
+    result = stemmer.label(patterns, pages[0], {"posted": "04/03/2024"})
+    [lab] = result.fields
+    assert (lab.field_type, lab.day_first) == ("date", False)  # the page states April 3rd: month first
+    [ex] = stemmer.extract([pages[5]], result.patterns, fallback=None)
+    assert ex.fields["posted_iso"] == "2024-04-08"
