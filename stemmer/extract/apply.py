@@ -80,7 +80,8 @@ class Extraction:
             or, on a page no layout read, the date (``visible``) or ``byline`` shown by its
             headline; None where there is no value.
         fields: the values of the matched layout's named slots (`stemmer.fields`): a
-            string, a list (a ``many`` slot), or None / ``[]`` where the page lacks it.
+            string, a list (a ``many`` slot), or None / ``[]`` where the page lacks it;
+            and the page's stated image, tags and categories (`stemmer.fields.stated`).
     """
 
     id: str
