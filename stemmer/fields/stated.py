@@ -76,17 +76,19 @@ def _item_image(items: list[dict]) -> str | None:
 
 def _body_image(root) -> str | None:
     """The first large image of the page's article (else its main element), or None."""
-    for where in ("article", "main"):
-        scope = next(root.iter(where), None)
-        if scope is None:
-            continue
+    scopes = {}
+    for el in root.iter("article", "main"):  # one walk: the first of each
+        scopes.setdefault(el.tag, el)
+        if len(scopes) == 2:
+            break
+    scope = scopes.get("article", scopes.get("main"))
+    if scope is not None:
         for img in scope.iter("img"):
             src = (img.get("src") or "").strip()
             if not src or _NOT_PICTURE.search(src) or _NOT_PICTURE.search(img.get("class") or ""):
                 continue
             if all((n := _size(img.get(a))) is None or n >= LARGE_IMAGE for a in ("width", "height")):
                 return src
-        return None
     return None
 
 
