@@ -181,6 +181,8 @@ def _members(site: SitePatterns, page: Page, path: Path | None, charset: str | N
     if page.site not in parts:
         return []
     root = Path(*parts[:len(parts) - parts[::-1].index(page.site) - 1])
+    if root.is_relative_to(Path.cwd()):
+        root = root.relative_to(Path.cwd())  # ids as the reader would type them
     found = [root / m for lay in site.layouts for m in lay.members if (root / m).is_file()]
     return list(read_pages([str(f) for f in found], charset=charset)) if found else []
 
