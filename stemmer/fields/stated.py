@@ -15,7 +15,7 @@ from dataclasses import replace
 from urllib.parse import urljoin
 
 from stemmer.extract.apply import Extraction
-from stemmer.metadata.signals import _collect_items, _load_json, _types
+from stemmer.metadata.signals import item_types, json_ld_items, load_json
 
 BUILTIN_FIELDS = ("image", "tags", "categories")
 # An image declared at least this wide and high (or with no size) is a page's picture, not an icon.
@@ -35,12 +35,12 @@ def stated_fields(root, url: str | None = None) -> dict[str, str | list[str]]:
     items: list[dict] = []
     for el in root.iter("meta", "script"):  # one walk of the tree for both
         if el.tag == "script":
-            if "ld+json" in (el.get("type") or "").lower() and (data := _load_json(el.text or "")) is not None:
-                _collect_items(data, items)
+            if "ld+json" in (el.get("type") or "").lower() and (data := load_json(el.text or "")) is not None:
+                items += json_ld_items(data)
         elif (key := (el.get("property") or el.get("name") or "").strip().lower()) in _WANTED_META:
             if content := " ".join((el.get("content") or "").split()):
                 metas.setdefault(key, []).append(html.unescape(content))
-    items = [it for it in items if _types(it) & _ARTICLE_TYPES]
+    items = [it for it in items if item_types(it) & _ARTICLE_TYPES]
     out: dict[str, str | list[str]] = {}
     image = next((v[0] for k in _IMAGE_META if (v := metas.get(k))), None) or _item_image(items) or _body_image(root)
     if image:

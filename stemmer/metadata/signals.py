@@ -189,13 +189,13 @@ def _read_json_ld(scripts, dates, modified, authors, titles, sites, lang, url) -
     for script in scripts:
         if "ld+json" not in (script.get("type") or "").lower():
             continue
-        data = _load_json(script.text or "")
+        data = load_json(script.text or "")
         if data is not None:
             _collect_items(data, items, nested)
     if not items:
         return
     by_id = {it["@id"]: it for it in items if isinstance(it.get("@id"), str)}
-    typed = [(it, _types(it)) for it in items]
+    typed = [(it, item_types(it)) for it in items]
     own = _own_items(typed, nested, url)
     own_ids = {id(it) for it, _ in own}
     # Authors and headlines: of every item of a creative type, the page's own first (a template's
@@ -267,7 +267,7 @@ def _address(url: str | None) -> str:
     return url.rstrip("/").lower() if "." in url.split("/", 1)[0] else ""
 
 
-def _load_json(text: str):
+def load_json(text: str):
     text = text.strip()
     if text.startswith("<!--"):
         text = text[4:].rsplit("-->", 1)[0]
@@ -304,7 +304,14 @@ def _collect_items(data, items: list[dict], nested: set[int], depth: int = 0, in
                 _collect_items(data[key], items, nested, depth + 1, inside or key in ("itemListElement", "hasPart"))
 
 
-def _types(item: dict) -> set[str]:
+def json_ld_items(data) -> list[dict]:
+    """Every JSON-LD object in a script's decoded `data` that has a type (`_collect_items`), nested ones included."""
+    items: list[dict] = []
+    _collect_items(data, items, set())
+    return items
+
+
+def item_types(item: dict) -> set[str]:
     t = item.get("@type")
     return {x.lower() for x in (t if isinstance(t, list) else [t]) if isinstance(x, str)}
 
@@ -326,7 +333,7 @@ def _names(value, by_id: dict, depth: int = 0):
     if isinstance(value, dict):
         if "name" not in value and isinstance(value.get("@id"), str) and value["@id"] in by_id:
             value = by_id[value["@id"]]
-        org = bool(_types(value) & {"organization", "newsmediaorganization", "corporation"})
+        org = bool(item_types(value) & {"organization", "newsmediaorganization", "corporation"})
         value = value.get("name")
         if isinstance(value, list):
             value = ", ".join(v for v in value if isinstance(v, str))
