@@ -134,9 +134,9 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
     result = None
     if match is not None and match.layout is not None:
         unknown = fb.unknown_rule(table, match.layout, matcher.keymaker, **learned) if fb is not None else None
+        classified = fb.layout_decision(table, **learned) if fb is not None else None
         result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown,
-                              titles=lambda: own_titles(root),
-                              signals=stated)
+                              titles=lambda: own_titles(root), signals=stated, classified=classified)
         if foreign(result, match, blocks):
             result = None  # a page of another layout that resembles this one, or a layout short of text
     similarity = match.similarity if match is not None else 0.0
