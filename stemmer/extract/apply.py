@@ -226,8 +226,9 @@ def _reading(layout: Layout) -> tuple[dict[str, tuple[int, str]], frozenset[str]
         if len(_READINGS) > 10_000:
             _READINGS.clear()
         top = max((s.main for s in layout.sections), default=0.0) or 1.0
-        evidence = [SlotEvidence(s.role, s.diff, s.main / top, s.share, layout.pages, True) for s in layout.sections]
-        evidence.append(SlotEvidence(None, 0.0, 0.0, 0.0, layout.pages, False))
+        pages = max(layout.pages, layout.seen)  # the pages of every crawl that saw it (`stemmer update`)
+        evidence = [SlotEvidence(s.role, s.diff, s.main / top, s.share, pages, True) for s in layout.sections]
+        evidence.append(SlotEvidence(None, 0.0, 0.0, 0.0, pages, False))
         kept = _READINGS[id(layout)] = (layout, ({s.key: (i, s.role) for i, s in enumerate(layout.sections)},
                                                  frozenset(map(sig, layout.title_names)), evidence))
     return kept[1]
