@@ -45,7 +45,9 @@ class ExtractedBlock:
         method: how the role was chosen: ``pattern`` (the layout slot),
             ``container`` (an unknown block inside the layout's main-text container, not mostly
             link text unless such blocks outweigh the page's main text: `_link_list`)
-            or ``classifier`` (the block classifier, `stemmer.extract.fallback`).
+            or ``classifier`` (the block classifier, `stemmer.extract.fallback`; on a matched
+            page, a block the classifier's page decision kept against a layout's vote of
+            little evidence, `stemmer.extract.decide`).
         confidence: how sure that choice is: 1.0 for a pattern slot, the
             classifier's probability of main text for a classifier block.
         index: the block's place among the page's blocks (`stemmer.blocks.segment`), -1 if unknown.
