@@ -10,8 +10,9 @@ re-run costs only stemmer; their pages/s (and the speed ratio) are printed
 only for a run that measured them.  Extract runs twice: as
 shipped (unmatched pages go to the block classifier) and with patterns only;
 the two must agree on every matched page but those where the classifier
-weighed in on a layout that saw little (their share is printed).  Where a set's gold text starts
-with the headline and it has no gold title (cleanportaleval, dragnet), both
+weighed in on a layout that saw little (their share is printed).  Where a
+set's gold text starts with the headline and it has no gold title
+(cleanportaleval, dragnet), both
 tools are scored a second time with their title as the first line of the
 text ("headline + text").  Beside them, "generic alone": stemmer's generic
 model on the same test pages with no patterns, so that a site read worse with
