@@ -109,3 +109,27 @@ def test_the_classifier_is_not_asked_on_a_page_of_a_layout_with_many_pages(lede_
 
     results = list(extract(pages[3:], patterns, fallback=Counting()))
     assert all(r.matched for r in results) and not asked
+
+
+def old_design_page(i: int, rng: random.Random) -> Page:
+    """The site before its redesign: the article in a table cell, no intro box."""
+    body = "".join(f"<p>{paragraph(rng, 3)}</p>" for _ in range(rng.randint(3, 5)))
+    headline = " ".join(rng.choice(("Harbour", "Council", "Roof", "Train", "School", "Fair")) for _ in range(4))
+    html = (f'<html><head><title>{headline} | The Daily</title></head><body><table><tr><td class="menu">'
+            f'<a href="/">Home</a></td><td class="story"><h2>{headline}</h2>{body}</td></tr></table></body></html>')
+    url = f"https://daily.example/old/{i}"
+    return Page(url, url, "daily.example", html)
+
+
+def test_a_layout_update_learns_from_a_new_crawls_few_pages_follows_the_same_decision(lede_site):
+    from stemmer import update
+
+    rng = random.Random(3)
+    old = analyze([old_design_page(i, rng) for i in range(8)], site_model=False, date="2026-01-01")
+    pages = [p for p, _ in lede_site]
+    grown = update(pages[:3], old, date="2026-06-01", site_model=False).patterns
+    new = [lay for lay in grown.get("daily.example").layouts if lay.first_seen == "2026-06-01"]
+    assert [lay.pages for lay in new] == [3]
+    for (page, lede), result in zip(lede_site[3:], extract(pages[3:], grown)):
+        assert result.matched and result.pattern == new[0].id
+        assert lede in result.text.split("\n")
