@@ -6,7 +6,8 @@ weigh together by how much the layout saw of that slot.  A slot seen on
 many pages decides alone; one learned from two or three pages (a new crawl,
 a rare layout) leans on the classifier, which has read thousands of sites:
 a lede in its own wrapper that three pages marked as a varying but not main
-slot is kept, a caption the layout marked main is dropped.
+slot is kept.  A layout's vote for main text stands: on the dev sets no
+weight for the classifier against it did better (see `CLASSIFIER_PAGES_MAIN`).
 """
 from __future__ import annotations
 
@@ -32,13 +33,17 @@ WEIGHED_ROLES = frozenset({"main", "sub"})
 class SlotEvidence:
     """What a layout knows of the slot a block aligned to.
 
+    The fitted decision weighs the pages that saw the slot (`layout_weight`);
+    DiffScore and MainScore share are kept for `benchmarks/decision.py`, where
+    they did not separate the slots the classifier gets right from the others.
+
     Attributes:
         role: the slot's role (title, main, sub, static, date, author, byline), or None
             where the block aligned to no slot (the layout's container rule votes for it).
         diff: the slot's DiffScore (0 where not aligned).
         main_share: its MainScore as a share of the layout's top MainScore.
         slot_share: the share of the layout's pages that had the slot.
-        layout_pages: how many pages the layout was learned from.
+        layout_pages: how many pages the layout was learned from (those of later updates included).
         aligned: whether the block aligned to a slot at all.
     """
 
@@ -69,8 +74,8 @@ def classifier_weight(vote: bool) -> float:
 def decides_alone(evidence: SlotEvidence, vote: bool) -> bool:
     """Whether the layout's vote on the block stands whatever the classifier says.
 
-    So it does where the layout's weight outweighs the classifier's furthest
-    (its weight); only the other blocks need the classifier, most pages of a
+    So it does where the layout's weight outweighs the classifier's whole
+    weight; only the other blocks need the classifier, most pages of a
     learned site none.
     """
     if evidence.role is not None and evidence.role not in WEIGHED_ROLES:
