@@ -34,8 +34,10 @@ class SlotEvidence:
     """What a layout knows of the slot a block aligned to.
 
     The fitted decision weighs the pages that saw the slot (`layout_weight`);
-    DiffScore and MainScore share are kept for `benchmarks/decision.py`, where
-    they did not separate the slots the classifier gets right from the others.
+    DiffScore and MainScore share are kept for `benchmarks/decision.py`.  On the
+    dev sets the MainScore share of the sub slots whose blocks the classifier
+    added did not separate right from wrong additions; a DiffScore under 0.7 went
+    with as many wrong as right, but on 15 thousand of their 190 thousand letters.
 
     Attributes:
         role: the slot's role (title, main, sub, static, date, author, byline), or None
