@@ -135,11 +135,14 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
     result = None
     if match is not None and match.layout is not None:
         unknown = fb.unknown_rule(table, match.layout, matcher.keymaker, **learned) if fb is not None else None
+        classified = fb.layout_decision(table, **learned) if fb is not None else None
         result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown,
-                              titles=lambda: own_titles(root),
-                              signals=stated, root=root)
+                              titles=lambda: own_titles(root), signals=stated, classified=classified, root=root)
         if foreign(result, match, blocks):
-            result = None  # a page of another layout that resembles this one, or a layout short of text
+            # A page of another layout that resembles this one, or a layout short of text: the
+            # generic model reads it, not the site's, which learned from the very layouts that fail it.
+            result = None
+            learned = {**learned, "model": None}
     similarity = match.similarity if match is not None else 0.0
     if result is None and fb is not None:
         stood_in = match.layout.id if match is not None and match.layout is not None else None

@@ -1,5 +1,6 @@
 """`stemmer label` / `stemmer.label`: a field named from one example value, read on every page."""
 import json
+import random
 import shutil
 from pathlib import Path
 
@@ -207,7 +208,8 @@ def test_an_ambiguous_date_example_reads_in_the_order_the_page_states(tmp_path):
 
     def post(n: int) -> str:
         day = 3 + n
-        text = " ".join(words[(n * 5 + k * 7) % len(words)] + str(k * n) for k in range(60))
+        pick = random.Random(n)  # each post's own words: a body that varies from page to page
+        text = " ".join(pick.choice(words) + str(pick.randrange(100)) for _ in range(60))
         return (f"<html><head><meta property='article:published_time' content='2024-04-{day:02d}'></head><body>"
                 f"<header><p class='site'>US Notes</p></header><article><h1>{words[n]} and {words[-n]}</h1>"
                 f"<p class='when'>Posted 04/{day:02d}/2024</p><p>{text}.</p><p>{text[::-1]}.</p>"
