@@ -1,7 +1,7 @@
 """Take the title and the main text of a page from the layout it matched."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from stemmer.blocks import PageBlocks, letters, sig
@@ -98,6 +98,23 @@ class Extraction:
     def text(self) -> str:
         """The main text, one block per line."""
         return "\n".join(b.text for b in self.blocks if b.role == "main")
+
+    @property
+    def body(self) -> str:
+        """The main text less its blocks that repeat the title (`body_blocks`), one block per line."""
+        return "\n".join(b.text for b in self.body_blocks())
+
+    def body_blocks(self) -> Iterator[ExtractedBlock]:
+        """The main blocks that say more than the title: not the headline kept as main text.
+
+        A block whose letters lie within the title's is the headline (or a part
+        of it, a "1351<br>Name" heading cut in two); a record with nothing else
+        has no body, whatever its text says.
+        """
+        named = sig(self.title) if self.title else ""
+        for b in self.blocks:
+            if b.role == "main" and not (named and (own := sig(b.text)) and own in named):
+                yield b
 
     @property
     def sub(self) -> str:
