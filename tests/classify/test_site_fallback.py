@@ -239,3 +239,9 @@ def test_a_site_model_that_keeps_only_the_headline_gives_way_to_the_generic_mode
                    fallback=Fallback(Everything()))
     assert "letter 2 to the council" in ex.text and ex.text == alone.text and ex.title == alone.title
     assert "no main text found" not in caplog.text
+
+
+def test_a_site_model_too_few_pages_can_check_is_not_kept():
+    """Five pages: every third held out leaves one, too few to tell the site model from the generic one."""
+    few = analyze(site_pages()[:5]).get("example.com")
+    assert few.layouts and few.model is None
