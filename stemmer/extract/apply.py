@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from stemmer.blocks import PageBlocks, letters, sig
 from stemmer.cluster import KeyMaker
 from stemmer.extract.match import Match
+from stemmer.fields import FieldValue, field_values
 from stemmer.layout.bylines import byline_author, slot_date
 from stemmer.layout.learn import main_letters
 from stemmer.layout.model import METADATA_ROLES, Layout
@@ -78,6 +79,9 @@ class Extraction:
             ``meta``, ``itemprop``, ``time``, ``rel-author``, ``url``), the layout's ``slot``,
             or, on a page no layout read, the date (``visible``) or ``byline`` shown by its
             headline; None where there is no value.
+        fields: the values of the matched layout's named slots (`stemmer.fields`): a
+            string, a list (a ``many`` slot), or None / ``[]`` where the page lacks it;
+            and the page's stated image, tags and categories (`stemmer.fields.stated`).
     """
 
     id: str
@@ -93,6 +97,7 @@ class Extraction:
     author: str | None = None
     date_from: str | None = None
     author_from: str | None = None
+    fields: dict[str, FieldValue] = field(default_factory=dict)
 
     @property
     def text(self) -> str:
@@ -124,7 +129,7 @@ class Extraction:
 
 def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, match: Match,
                  keymaker: KeyMaker, *, unknown=None, titles: Titles = (),
-                 signals: Callable[[], PageSignals] | None = None) -> Extraction:
+                 signals: Callable[[], PageSignals] | None = None, root=None) -> Extraction:
     """Label the page's blocks with the roles of the matched layout's slots.
 
     `unknown`, if given, decides the blocks that no slot knows instead of the
@@ -135,7 +140,8 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
     them, called only where the page's `<title>` does not confirm that text.
     `signals`: a function that reads what the page states of itself
     (`stemmer.metadata.page_signals`), which checks the date and author slots
-    (`slot_metadata`); without it, the slots alone.
+    (`slot_metadata`); without it, the slots alone.  `root`: the parsed page, for
+    the named slots whose value is a link's address (`stemmer.fields.field_values`).
     """
     layout = match.layout
     assert layout is not None
@@ -183,7 +189,7 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
     date, date_from, author, author_from = slot_metadata(dated, bylines, signals)
     return Extraction(page_id, url, site, True, layout.id, round(match.similarity, 4),
                       page_title(title, page, titles, names=names, static=static), tuple(out), "pattern",
-                      date, author, date_from, author_from)
+                      date, author, date_from, author_from, field_values(layout, match.keys, page, root, url))
 
 
 _READINGS: dict[int, tuple] = {}  # id of a layout -> (the layout, its `_reading`)
