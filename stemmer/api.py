@@ -156,21 +156,23 @@ def _checked(result: Extraction, blocks: PageBlocks, match: Match | None, root,
              stated: Callable[[], PageSignals]) -> Extraction:
     """The page's finished record: every path ends here.  It gets its date and author
     (`add_metadata`) and the fields it states (`with_stated_fields`: image, tags,
-    categories), and a page with text that came out empty is said so.
+    categories), and a page with text whose body came out empty is said so.
 
     A warning for a page of `EMPTY_WARNING_LETTERS` letters or more without main
-    text, whatever read it: a layout that matched and found none (with no
+    text beyond its title (`Extraction.body_blocks`: a headline kept as main text
+    is no body), whatever read it: a layout that matched and found none (with no
     fallback), the site model, the generic model.  Not for a page that no layout
     matched in a run without fallback: its record (method ``none``) is what was asked.
     """
-    if not result.text and (n := blocks.weight) >= EMPTY_WARNING_LETTERS:
+    if next(result.body_blocks(), None) is None and (n := blocks.weight) >= EMPTY_WARNING_LETTERS:
         how = None
         if result.method != "none":
             how = f"layout {result.pattern}, {result.method}" if result.pattern else result.method
         elif match is not None and match.layout is not None:
             how = f"layout {match.layout.id} matched at {match.similarity:.2f}, no fallback"
         if how:
-            log.warning("%s: no main text found in %d letters of text (%s)", result.id, n, how)
+            log.warning("%s: no main text found %sin %d letters of text (%s)", result.id,
+                        "beyond its title " if result.text else "", n, how)
     return add_metadata(with_stated_fields(result, root), root, signals=stated)
 
 

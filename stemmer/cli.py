@@ -5,6 +5,7 @@ import argparse
 import atexit
 import codecs
 import contextlib
+import functools
 import gc
 import json
 import logging
@@ -251,13 +252,36 @@ def _no_pages(args) -> InputError:
     return InputError(f"no readable HTML pages in {names}")
 
 
-def _add_input_options(p) -> None:
+def _add_input_options(p, *, patterns_first: bool = False) -> None:
     p.add_argument("inputs", nargs="+", metavar="INPUT",
                    help="a wget mirror directory, Webstemmer .zip, .warc[.gz], .jsonl[.gz], an HTML file, "
-                   "or - to read file names from stdin")
+                   "or - to read file names from stdin" + (
+                       "; without -p, the first is the patterns (the older form: PATTERNS INPUT ...)"
+                       if patterns_first else ""))
     p.add_argument("-c", "--charset", metavar="NAME", help="charset of pages that declare none (default: utf-8, "
                    "with a windows-1252 fallback for bytes that are not)")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress, summary or warnings")
+
+
+def _add_patterns_option(p, what: str, *, inputs_required: bool) -> None:
+    """`-p DIR` as extract takes it, for a verb whose patterns were once its first positional argument."""
+    p.add_argument("-p", "--patterns", default=None, metavar="DIR|FILE",
+                   help=f"{what} (or, the older form, the first positional argument)")
+    p.set_defaults(resolve_patterns=functools.partial(_patterns_from, error=p.error, inputs_required=inputs_required))
+
+
+def _patterns_from(args, *, error, inputs_required: bool) -> None:
+    """Set `args.patterns` of a verb that takes them as `-p` or, the older form, as its first positional argument.
+
+    Without `-p`, the first INPUT is the patterns and the rest are the inputs;
+    a usage error (`error`, the verb's parser's) where that leaves none that were required.
+    """
+    if args.patterns is None:
+        if not args.inputs:
+            error("the patterns are required: -p DIR (or PATTERNS as the first argument)")
+        args.patterns, *args.inputs = args.inputs
+    if inputs_required and not args.inputs:
+        error("the following arguments are required: INPUT")
 
 
 # --- analyze -------------------------------------------------------------
@@ -455,9 +479,9 @@ def _add_update(sub) -> None:
         description="Match each page of a new crawl to its site's layouts; cluster the pages that match "
         "none into new layouts; keep first/last-seen dates and counts; flag layouts not seen for a while. "
         "Writes the pattern files back in place, all or none; the same input twice changes nothing.")
-    p.add_argument("patterns", metavar="PATTERNS", help="pattern directory (sites without a file get one) "
-                   "or one site's .json file")
-    _add_input_options(p)
+    _add_input_options(p, patterns_first=True)
+    _add_patterns_option(p, "pattern directory (sites without a file get one) or one site's .json file, "
+                         "written back in place", inputs_required=True)
     p.add_argument("--dry-run", action="store_true", help="print what would change, write nothing")
     p.add_argument("--stale-after", type=_COUNT, default=90, metavar="DAYS",
                    help="flag layouts no page matched for more than DAYS days (default 90)")
@@ -502,8 +526,9 @@ def _add_report(sub) -> None:
         description="Write one self-contained HTML file: per site its layouts, their blocks with roles and "
         "scores, and for pages given as INPUT their blocks coloured by role beside the extracted text; "
         "unmatched pages with their nearest layout; charts of layout sizes and page similarities.")
-    p.add_argument("patterns", metavar="PATTERNS", help="pattern directory or a site's .json (or .pat) file")
-    p.add_argument("inputs", nargs="*", metavar="INPUT", help="pages of the sites to show (any input of extract)")
+    p.add_argument("inputs", nargs="*", metavar="INPUT", help="pages of the sites to show (any input of extract); "
+                   "without -p, the first is the patterns (the older form: PATTERNS INPUT ...)")
+    _add_patterns_option(p, "pattern directory or a site's .json (or .pat) file", inputs_required=False)
     p.add_argument("-o", "--output", default="report.html", metavar="FILE",
                    help="the HTML file to write, atomically (default: report.html; - for stdout)")
     p.add_argument("-n", "--pages-per-layout", type=_COUNT, default=3, metavar="N",
@@ -668,6 +693,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     parser = build_parser()
     args = parser.parse_args(argv)
+    if resolve := getattr(args, "resolve_patterns", None):
+        resolve(args)
     quiet = getattr(args, "quiet", False)
     shown = logging.StreamHandler()
     shown.setLevel(logging.ERROR if quiet else logging.NOTSET)  # -q hides warnings, which are still counted

@@ -155,6 +155,39 @@ def test_html2txt_prints_the_visible_text(capsys):
     assert "schema.org" not in out and "ledger.js" not in out
 
 
+# --- update and report: the patterns as -p, as extract takes them -------------------------
+
+@pytest.mark.parametrize("form", ["-p", "positional"])
+def test_update_takes_the_patterns_as_p_or_first(capsys, tmp_path, patterns, form):
+    copy = tmp_path / "p"
+    shutil.copytree(patterns, copy)
+    where = ["-p", copy] if form == "-p" else [copy]
+    code, _, err = run(capsys, "update", *where, ARTICLE, "--date", "2100-01-01")
+    assert code == 0, err
+    assert "1 page, 1 pattern file written" in err
+    assert "2100-01-01" in (copy / f"{SITE}.json").read_text()
+
+
+@pytest.mark.parametrize("form", ["-p", "positional"])
+def test_report_takes_the_patterns_as_p_or_first(capsys, tmp_path, patterns, form):
+    where = ["-p", patterns] if form == "-p" else [patterns]
+    code, _, err = run(capsys, "report", *where, ARTICLE, "-o", tmp_path / "r.html")
+    assert code == 0, err
+    assert "1 site, 1 page" in err
+    assert ARTICLE.name in (tmp_path / "r.html").read_text()
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["report"], "the patterns are required: -p DIR"),
+    (["update", "p"], "the following arguments are required: INPUT"),
+    (["update", "-p", "p"], "the following arguments are required: INPUT"),
+])
+def test_update_and_report_without_patterns_or_pages_are_usage_errors(capsys, argv, message):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2 and message in capsys.readouterr().err
+
+
 # --- errors: one line, non-zero exit, no traceback -------------------------------------------
 
 def test_missing_input(capsys, tmp_path, patterns):

@@ -50,7 +50,10 @@ THRESHOLD = 0.5
 # least labelled blocks of each class (main, other) it fits a model on.
 TRAIN_PAGES_PER_SITE = 50
 TRAIN_MIN_BLOCKS = 200
-# The site model is checked against the generic one only on this many held-out pages or more.
+# The site model is checked against the generic one on this many held-out pages or more (every
+# third labelled page, so 6 labelled pages); a site with fewer keeps the generic model: a model
+# fitted on a handful of pages knows little of the site's other kinds of page, and nothing says it
+# reads even those as well as the generic model (benchmarks/site_fallback.py --train-pages 3).
 MIN_HELD_OUT = 2
 
 log = logging.getLogger("stemmer")
@@ -97,8 +100,9 @@ def train_site_model(patterns: SitePatterns, tables: Sequence[PageTable], generi
 
     Every third labelled page is held out first: a model fitted on the others
     must find the patterns' main text there at least as well as the generic
-    model (`held_out_f1`), or the site keeps the generic model.  The site model
-    is then fitted on all of them.
+    model (`held_out_f1`), or the site keeps the generic model; so it does where
+    fewer than `MIN_HELD_OUT` pages can be held out (the site model saw too
+    little to be trusted over it).  The site model is then fitted on all of them.
 
     Args:
         patterns: the site's learned patterns.
@@ -111,9 +115,13 @@ def train_site_model(patterns: SitePatterns, tables: Sequence[PageTable], generi
     labelled = [(table, got) for table in tables
                 if (got := pattern_labels(matcher, table)) is not None and any(got[1])]
     held = labelled[2::3]
+    if len(held) < MIN_HELD_OUT:
+        log.info("%s: %d labelled pages, too few to check a site model: the generic model reads its pages",
+                 patterns.site, len(labelled))
+        return None
     fitted = _fit([x for i, x in enumerate(labelled) if i % 3 != 2], patterns.site)
-    if fitted is None or len(held) < MIN_HELD_OUT:
-        return _fit(labelled, patterns.site)  # too few pages to hold out: the patterns' word goes
+    if fitted is None:
+        return None
     if generic is None:
         generic = _generic()
     ours, theirs = held_out_f1(fitted, held), held_out_f1(generic, held)

@@ -1,7 +1,7 @@
 """Take the title and the main text of a page from the layout it matched."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from stemmer.blocks import PageBlocks, letters, sig
@@ -13,7 +13,7 @@ from stemmer.layout.bylines import byline_author, slot_date
 from stemmer.layout.learn import main_letters
 from stemmer.layout.model import METADATA_ROLES, Layout
 from stemmer.layout.roles import HEADING_LEVEL, element_tag
-from stemmer.layout.titles import agreement, title_less_names
+from stemmer.layout.titles import agreement, headline_wins, title_less_names
 from stemmer.metadata import PageSignals
 
 
@@ -108,6 +108,23 @@ class Extraction:
     def text(self) -> str:
         """The main text, one block per line."""
         return "\n".join(b.text for b in self.blocks if b.role == "main")
+
+    @property
+    def body(self) -> str:
+        """The main text less its blocks that repeat the title (`body_blocks`), one block per line."""
+        return "\n".join(b.text for b in self.body_blocks())
+
+    def body_blocks(self) -> Iterator[ExtractedBlock]:
+        """The main blocks that say more than the title: not the headline kept as main text.
+
+        A block whose letters lie within the title's is the headline (or a part
+        of it, a "1351<br>Name" heading cut in two); a record with nothing else
+        has no body, whatever its text says.
+        """
+        named = sig(self.title) if self.title else ""
+        for b in self.blocks:
+            if b.role == "main" and not (named and (own := sig(b.text)) and own in named):
+                yield b
 
     @property
     def sub(self) -> str:
@@ -307,16 +324,18 @@ def page_title(slot: int | None, page: PageBlocks, titles: Titles = (), *,
 
     The slot's text is the whole heading it lies in where the heading is cut
     into blocks ("1351<br>Two sums") and the whole agrees better with the
-    page's titles.  A slot text that agrees with none of the page's titles
-    (its own, its `<title>`) gives way to the heading (h1-h3, not a link, not
-    static) that agrees with them best, if one agrees; there the `<title>`
-    counts less its `names`, and one of nothing but names says nothing.  A page
-    without title slot (an index: its slots are teasers) takes its first h1 that
-    is not a link, else its `<title>` less its names.
+    page's titles.  The page's `<h1>` headline takes the place of a slot text
+    that repeats part of it and agrees less with the page's titles
+    (`headline_wins`: "1351 Name" over a body heading "Name").  A slot text that
+    agrees with none of the page's titles (its own, its `<title>`) gives way to
+    the heading (h1-h3, not a link, not static) that agrees with them best, if
+    one agrees; there the `<title>` counts less its `names`, and one of nothing
+    but names says nothing.  A slot whose text is one of the names (a menu's
+    entry that repeats a constant `<title>`), and a page without title slot,
+    take the page's headline (`_headline`).
     """
     if slot is None:
-        h1 = next((b.text for b in _headings(page) if b.tag == "h1"), None)
-        return h1 or title_less_names(page.title, names) or None
+        return _headline(page, titles, names, static)
     slot_text = page.blocks[slot].text
     head = sig(page.title)
 
@@ -332,18 +351,64 @@ def page_title(slot: int | None, page: PageBlocks, titles: Titles = (), *,
         named = (*refs(), sig(title_less_names(page.title, names)))
         if agreement(sig(whole), named) > agreement(sig(slot_text), named):
             slot_text = whole
-    if head and agreement(sig(slot_text), (), head) >= TITLE_AGREES:
+    text = sig(slot_text)
+    if names and text in names:
+        return _headline(page, titles, names, static)
+    if page.blocks[slot].tag != "h1" and (h1 := _first_h1(page, static)) is not None:
+        headline = _whole_heading(page, h1)
+        if text in sig(headline) and headline_wins(slot_text, headline,
+                                                   (*refs(), sig(title_less_names(page.title, names)))):
+            return headline
+    if head and agreement(text, (), head) >= TITLE_AGREES:
         return slot_text  # the `<title>` alone confirms it: the page's own titles are not looked up
     mine, head = refs(), sig(title_less_names(page.title, names))  # the `<title>` less its names: only now
-    if not (mine or head) or agreement(sig(slot_text), mine, head) >= TITLE_AGREES:
+    if not (mine or head) or agreement(text, mine, head) >= TITLE_AGREES:
         return slot_text
-    best, best_score = slot_text, TITLE_AGREES
-    for b in _headings(page, static):
+    return _agreeing_heading(page, static, mine, head) or slot_text
+
+
+def _headline(page: PageBlocks, titles: Titles, names: frozenset[str], static) -> str | None:
+    """The title of a page whose layout gives none (an index, whose slots are teasers, or a page without the slot).
+
+    Its first h1 that is not a link (on an index page, the same on each: "Recent
+    posts"); else the heading that agrees best with its own titles and its
+    `<title>` less `names`, a link or not (a headline in an h2, or linked to its
+    own page, not the site-suffixed `<title>`); else the shorter of its own title and that `<title>`; else its
+    first h1 that is a link and not static (a headline linked to its own page,
+    not the site's logo).  None only for a page with none of these: a `<title>`
+    of nothing but names (the same on every page of the layout) names no page.
+    """
+    if (h1 := _first_h1(page)) is not None:
+        return _whole_heading(page, h1)
+    own = [t for t in (titles() if callable(titles) else titles) if sig(t)]
+    stated = title_less_names(page.title, names)
+    mine, head = tuple(map(sig, own)), sig(stated)
+    if mine or head:
+        if heading := _agreeing_heading(page, static, mine, head, links=True):
+            return heading
+        return min((t for t in (*own, stated) if sig(t)), key=len)
+    return next((b.text for i, b in enumerate(page.blocks) if b.tag == "h1" and i not in static and b.text), None)
+
+
+def _agreeing_heading(page: PageBlocks, static, mine: tuple[str, ...], head: str, *, links: bool = False) -> str | None:
+    """The heading (h1-h3, not static, not a link unless `links`) that agrees best with the page's titles, if one agrees.
+
+    A heading that is a link may be a headline linked to its own page, where
+    the page's titles name it; a teaser's agrees with none of them.
+    """
+    best, best_score = None, TITLE_AGREES
+    for b in _headings(page, static, links=links):
         text = sig(b.text)
         score = agreement(text, mine, head) if text else 0.0
         if score > best_score:
             best, best_score = b.text, score
     return best
+
+
+def _first_h1(page: PageBlocks, static=frozenset()) -> int | None:
+    """The index of the page's first h1 block that is not a link nor static."""
+    return next((i for i, b in enumerate(page.blocks)
+                 if b.tag == "h1" and b.anchor_weight * 2 <= b.weight and i not in static), None)
 
 
 def _whole_heading(page: PageBlocks, i: int) -> str:
@@ -364,10 +429,10 @@ def _whole_heading(page: PageBlocks, i: int) -> str:
     return " ".join(b.text for b in page.blocks[first:last + 1] if b.text)
 
 
-def _headings(page: PageBlocks, static=frozenset()):
-    """The page's headings that may name it: h1-h3, not a link, not in a static slot."""
+def _headings(page: PageBlocks, static=frozenset(), *, links: bool = False):
+    """The page's headings that may name it: h1-h3, not a link (unless `links`), not in a static slot."""
     return (b for i, b in enumerate(page.blocks)
-            if b.tag in _TITLE_TAGS and b.anchor_weight * 2 <= b.weight and i not in static)
+            if b.tag in _TITLE_TAGS and (links or b.anchor_weight * 2 <= b.weight) and i not in static)
 
 
 def foreign(extraction: Extraction, match: Match, page: PageBlocks) -> bool:
@@ -384,10 +449,9 @@ def foreign(extraction: Extraction, match: Match, page: PageBlocks) -> bool:
     if not mains:
         return page.weight > 0
     enough = THIN_MAIN * main_letters(match.layout)
-    headline = sig(extraction.title) if extraction.title else None
     found = 0
-    for b in extraction.blocks:
-        if b.role == "main" and b.method != "classifier" and (headline is None or sig(b.text) != headline):
+    for b in extraction.body_blocks():
+        if b.method != "classifier":
             found += page.blocks[b.index].weight if b.index >= 0 else letters(b.text)
             if found >= enough and found:
                 return False

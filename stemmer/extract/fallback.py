@@ -483,8 +483,9 @@ class Fallback:
         """Title and main text of one parsed page by the classifier.
 
         The site's own model reads the page where it has one; where it keeps
-        nothing of a page with text, the generic model reads it instead: a site
-        model never leaves empty a page that the generic model reads
+        nothing of a page with text beyond its title (`Extraction.body_blocks`:
+        the headline alone), the generic model reads it instead: a site model
+        never leaves empty a page that the generic model reads
         (docs/classifier.md, "When the site model keeps nothing").
 
         Args:
@@ -505,9 +506,11 @@ class Fallback:
             table = page_table(root)
         clf = self.classifier_for(model)
         title, blocks = self._read(clf, table, root, noise, signals)
-        if clf is not self.classifier and table.blocks and not any(b.role == "main" for b in blocks):
+        result = Extraction(page_id, url, site, False, pattern, round(similarity, 4), title, blocks, "classifier")
+        if clf is not self.classifier and table.blocks and next(result.body_blocks(), None) is None:
             title, blocks = self._read(self.classifier, table, root, noise, signals)
-        return Extraction(page_id, url, site, False, pattern, round(similarity, 4), title, blocks, "classifier")
+            result = Extraction(page_id, url, site, False, pattern, round(similarity, 4), title, blocks, "classifier")
+        return result
 
     def _read(self, clf, table, root, noise, signals=None) -> tuple[str | None, tuple[ExtractedBlock, ...]]:
         """The page's title and its title and main blocks, as `clf` decides them."""

@@ -38,6 +38,9 @@ MIN_NAME_PAGES = 3
 # least two, is constant there ("Online Edition: Breaking News"): no page's title.
 LAYOUT_NAME_SHARE = 0.5
 
+# A headline agrees at least this much with the texts that name its page (the least of a title slot's link-text match).
+HEADLINE_AGREES = 0.6
+
 # A title candidate's agreement with its page's titles gains this much by its heading level:
 # of two slots that agree alike (a menu's entry and the headline), the headline.
 HEADING_BONUS = {"h1": 0.1, "h2": 0.06, "h3": 0.03}
@@ -158,22 +161,41 @@ def agreement(text: str, refs, head: str = "") -> float:
     return match
 
 
+def headline_wins(part: str, headline: str, refs) -> bool:
+    """Whether the page's headline (`<h1>`) names it rather than a heading that repeats part of it.
+
+    "1351 Name" over a body heading "Name", "Name (Gloss)" over "Name": the
+    headline's letters hold the other's, and it agrees better with the texts
+    that name the page (`refs`: their letters, og:title, the `<title>` less its
+    names), which the whole `<title>` cannot tell apart (`agreement` lets it hold
+    a text and as much again).
+    """
+    part, whole = sig(part), sig(headline)
+    if not part or part == whole or part not in whole:
+        return False
+    score = agreement(whole, refs)
+    return score >= HEADLINE_AGREES and score > agreement(part, refs)
+
+
 def title_slot(pages: list[SitePage], groups, candidates, body_key: str,
                params: AnalyzeParams, in_box, *, few: bool = False) -> str | None:
     """The slot most pages vote for as their title; None when most find none.
 
     A page votes for the slot whose text agrees best with the texts that name
     it (`agreement`), more for a heading and a varying slot, less for one in a
-    box of noise; never for a link to another page.
+    box of noise; never for a link to another page.  Where the slot voted for
+    repeats part of the page's headline (`headline_wins`), the headline's slot
+    gets the vote.
     """
     votes: Counter[str | None] = Counter()
     repeated = _repeated_texts(groups, [st[0] for st in candidates])
+    h1_keys = [st[0] for st in candidates if slot_tag(st[0]) == "h1"]
     for p, g in zip(pages, groups):
         best, best_score = None, params.title_threshold
-        head = sig(p.blocks.title)
+        refs, head = p.refs, sig(p.blocks.title)
         for key, diff, *_ in candidates:
             static = diff < TITLE_MIN_DIFF
-            if key not in g or (static and (not few or in_box(key))):
+            if key not in g or (static and (not few or in_box(key) or slot_tag(key) not in HEADING_LEVEL)):
                 continue
             text = sig(g[key][0].text)
             if not text or text in p.away:
@@ -182,12 +204,16 @@ def title_slot(pages: list[SitePage], groups, candidates, body_key: str,
             # low, so it only halves the score at worst.  A slot that barely varies
             # among a few pages, outside boxes of noise (a menu's entry for the page),
             # does so by chance (a page and its translation, both titled by a
-            # command's name): it may still be the title, by the texts that name
-            # the page alone (not the whole `<title>`, which names the site too).
-            match = agreement(text, p.refs, "" if static else head) * (1.0 if static else 0.5 + 0.5 * diff)
+            # command's name): if a heading, it may still be the title, by the texts
+            # that name the page alone (not the whole `<title>`, which names the site
+            # too); a masthead's site name, which a few pages' `<title>`s all hold, is none.
+            match = agreement(text, refs, "" if static else head) * (1.0 if static else 0.5 + 0.5 * diff)
             match = match * (BOXED_TITLE if in_box(key) else 1.0) + HEADING_BONUS.get(slot_tag(key), 0.0)
             if match > best_score:
                 best, best_score = key, match
+        if best is not None and best not in h1_keys:
+            part = g[best][0].text
+            best = next((key for key in h1_keys if key in g and headline_wins(part, g[key][0].text, refs)), best)
         if best is None:
             mine = [st for st in candidates
                     if st[0] in g and st[0] != body_key and sig(g[st[0]][0].text) not in p.away]

@@ -225,3 +225,34 @@ def test_a_site_model_that_keeps_nothing_of_a_page_with_text_gives_way_to_the_ge
                    fallback=Fallback(Everything()))
     assert "letter 2 to the council" in ex.text and ex.text == alone.text and ex.title == alone.title
     assert "no main text found" not in caplog.text
+
+
+class _Headline:
+    """A site model that keeps the page's headings alone: a kind of page its sample pages lacked."""
+
+    threshold = 0.5
+
+    def predict_proba(self, table):
+        return np.array([1.0 if b.tag in ("h1", "h2") else 0.0 for b in table.blocks])
+
+
+def test_a_site_model_that_keeps_only_the_headline_gives_way_to_the_generic_model(learned, caplog):
+    from dataclasses import replace
+
+    from stemmer.layout.model import PatternSet
+
+    odd = odd_page()  # with a headline that names it
+    page = Page(odd.id, None, odd.site, odd.html.replace("<html><body>", "<html><head><title>Letters - The Daily "
+                                                         "Example</title></head><body>").replace("h2>", "h1>"))
+    [alone] = extract([page], PatternSet({"example.com": replace(learned, model=None)}),
+                      fallback=Fallback(Everything()))
+    [ex] = extract([page], PatternSet({"example.com": replace(learned, model=_Headline())}),
+                   fallback=Fallback(Everything()))
+    assert "letter 2 to the council" in ex.text and ex.text == alone.text and ex.title == alone.title
+    assert "no main text found" not in caplog.text
+
+
+def test_a_site_model_too_few_pages_can_check_is_not_kept():
+    """Five pages: every third held out leaves one, too few to tell the site model from the generic one."""
+    few = analyze(site_pages()[:5]).get("example.com")
+    assert few.layouts and few.model is None

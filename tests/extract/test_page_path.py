@@ -31,6 +31,23 @@ class Everything:
         return np.ones(len(table.blocks))
 
 
+class Headline:
+    """A block classifier that calls the page's h1 alone main text: its headline, no body."""
+
+    threshold = 0.5
+
+    def predict_proba(self, table):
+        return np.array([1.0 if b.tag == "h1" else 0.0 for b in table.blocks])
+
+
+def headline_only(patterns):
+    """The site's patterns with the title slot turned main and every main slot sub: the headline alone is main text."""
+    roles = {"title": "main", "main": "sub"}
+    return replace(patterns, layouts=tuple(
+        replace(lay, sections=tuple(replace(s, role=roles.get(s.role, s.role)) for s in lay.sections))
+        for lay in patterns.layouts), model=None)
+
+
 def without_main(patterns):
     """The site's patterns with every main slot turned sub: each page they match is sent on (`foreign`)."""
     return replace(patterns, layouts=tuple(
@@ -101,6 +118,41 @@ def paths(patterns):
 
 
 PATHS = ["a layout that matched, patterns only", "the site model", "the generic model", "a site never analyzed"]
+
+
+def headline_paths(patterns):
+    """Each path by which a page with text can come out with its headline alone as main text."""
+    example = "example.com"
+    return {
+        "a layout that matched, patterns only": (PatternSet({example: headline_only(patterns)}), None, example),
+        "the site model": (PatternSet({example: replace(without_main(patterns), model=Headline())}),
+                           Fallback(Headline()), example),
+        "the generic model": (PatternSet({example: without_main(patterns)}), Fallback(Headline()), example),
+        "a site never analyzed": (PatternSet({example: patterns}), Fallback(Headline()), "elsewhere.example"),
+    }
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_page_whose_body_comes_out_empty_beside_its_headline_is_warned_about_on_every_path(
+        site_parts, patterns, caplog, path, jobs):
+    from stemmer.scale.runner import extract_crawl
+
+    pats, fallback, site = headline_paths(patterns)[path]
+    pages = [Page(f"p{k}", None, site, site_parts.article(8, paragraphs=6)) for k in range(2)]
+    with caplog.at_level("WARNING", logger="stemmer"):
+        results = list(extract_crawl(pages, pats, jobs=jobs, batch_pages=1, fallback=fallback))
+    headline = site_parts.titles[8 % len(site_parts.titles)]
+    if path == "a layout that matched, patterns only":  # a layout that reads the headline alone is foreign (`foreign`)
+        assert [(r.text, r.matched) for r in results] == [("", False)] * 2
+        said = "no main text found in"
+    else:
+        assert [(r.text, r.title) for r in results] == [(headline, headline)] * 2
+        said = "no main text found beyond its title"
+    warned = [r for r in caplog.records if said in r.getMessage()]
+    assert sorted(r.getMessage().split(":")[0] for r in warned) == ["p0", "p1"]
+    if jobs > 1:  # told in a worker process, retold here
+        assert all(r.process != os.getpid() for r in warned)
 
 
 @pytest.mark.parametrize("path", PATHS)

@@ -83,15 +83,18 @@ def test_a_killed_dask_worker_neither_loses_nor_duplicates_a_site(tmp_path, craw
     assert len(report.sites) == len({s.site for s in report.sites}) == 5
 
 
-def test_a_dask_workers_warning_about_an_empty_page_reaches_this_process(site_pages, site_parts, caplog):
+@pytest.mark.parametrize("left", ["nothing", "the headline alone"])
+def test_a_dask_workers_warning_about_an_empty_page_reaches_this_process(site_pages, site_parts, caplog, left):
     from dataclasses import replace
 
     from stemmer import Page
     from stemmer.layout.model import PatternSet
 
-    learned = analyze(site_pages).get("example.com")  # its main slots made sub: each page it matches is sent on
+    # its main slots made sub (and its title slot main, to leave the headline alone as main text)
+    roles = {"main": "sub", **({"title": "main"} if left != "nothing" else {})}
+    learned = analyze(site_pages).get("example.com")
     no_main = replace(learned, layouts=tuple(
-        replace(lay, sections=tuple(replace(s, role="sub") if s.role == "main" else s for s in lay.sections))
+        replace(lay, sections=tuple(replace(s, role=roles.get(s.role, s.role)) for s in lay.sections))
         for lay in learned.layouts))
     patterns = PatternSet({"example.com": no_main})
     pages = [Page(f"p{k}", None, "example.com", site_parts.article(8, paragraphs=6)) for k in range(2)]
@@ -101,7 +104,7 @@ def test_a_dask_workers_warning_about_an_empty_page_reaches_this_process(site_pa
             caplog.at_level("WARNING", logger="stemmer"):
         results = list(extract_crawl(pages, patterns, scheduler=cluster.scheduler_address, batch_pages=1,
                                      fallback=None))
-    assert [r.text for r in results] == ["", ""]
+    assert [r.text for r in results] == ["", ""]  # a layout that reads the headline alone is foreign: unmatched
     warned = [r for r in caplog.records if "no main text found" in r.getMessage()]
     assert [r.getMessage().split(":")[0] for r in warned] == ["p0", "p1"]
     assert all(r.process != os.getpid() for r in warned)
