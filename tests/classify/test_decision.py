@@ -1,15 +1,15 @@
-"""Cases of issue 30 as extract runs them with the shipped model, and the decision's Viterbi pass.
+"""Cases of issue 30 as extract runs them with the shipped model (`stemmer.extract.decide.page_blocks`).
 
-The split body, the class-named wrappers and the caption each failed with the rules of
-extract/fallback.py before the decision read sibling containers, the article's own class
-words and captions (docs/classifier.md, "How it decides").
+The split body, the class-named wrappers and the caption each failed with the page decision's
+rules before it read sibling containers, the article's own class words and captions
+(docs/classifier.md, "How it decides").
 """
 import numpy as np
 
 from stemmer.blocks import parse_html
-from stemmer.classify.decode import viterbi
 from stemmer.classify.features import page_table
-from stemmer.extract.fallback import Fallback, main_blocks
+from stemmer.extract.decide import page_blocks
+from stemmer.extract.fallback import Fallback
 
 PARAS = [
     "The council agreed on Monday to repair the old stone bridge before the winter storms arrive, "
@@ -82,16 +82,10 @@ def test_a_dialog_hidden_by_the_pages_stylesheet_is_not_read():
                                                __import__("stemmer").blocks.segment(parse_html(shown)).blocks)
 
 
-def test_viterbi_keeps_a_weak_block_between_two_strong_ones_of_one_parent():
-    score = np.array([3.0, -0.5, 3.0, -2.0])
-    assert viterbi(score, np.zeros(3)).tolist() == [True, False, True, False]
-    assert viterbi(score, np.array([1.0, 1.0, 0.0])).tolist() == [True, True, True, False]
-
-
 def sure(html: str, threshold: float = 0.5):
-    """The blocks `main_blocks` keeps of a page where the classifier is sure of every block."""
+    """The blocks `page_blocks` keeps of a page where the classifier is sure of every block."""
     table = page_table(parse_html(html))
-    return [b.text for b, keep in zip(table.blocks, main_blocks(table, np.full(len(table.blocks), 0.9), threshold))
+    return [b.text for b, keep in zip(table.blocks, page_blocks(table, np.full(len(table.blocks), 0.9), threshold))
             if keep]
 
 
@@ -112,10 +106,10 @@ def test_a_region_word_around_the_whole_page_still_marks_the_menu_inside_it():
 
 
 def decided(html: str, prob_of) -> list[str]:
-    """The blocks `main_blocks` keeps where the classifier gives each block `prob_of(text)`."""
+    """The blocks `page_blocks` keeps where the classifier gives each block `prob_of(text)`."""
     table = page_table(parse_html(html))
     probs = np.array([prob_of(b.text) for b in table.blocks])
-    return [b.text for b, keep in zip(table.blocks, main_blocks(table, probs, 0.35)) if keep]
+    return [b.text for b, keep in zip(table.blocks, page_blocks(table, probs, 0.35)) if keep]
 
 
 POSTS = PARAS[:4]
@@ -254,7 +248,7 @@ def test_a_comment_area_name_marks_nothing_before_the_article():
 
 
 def test_the_articles_own_words_are_those_of_the_elements_inside_its_container():
-    from stemmer.extract.fallback import article_words, region_marks
+    from stemmer.extract.decide import article_words, region_marks
 
     html = ('<html><body><div class="sidebar-wrap"><div class="main">'
             '<div class="share-box"><p>First paragraph of the story.</p></div>'
