@@ -115,7 +115,7 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
             outside = np.where(comment, -1.0, np.asarray(probs, dtype=float))
             article = outside >= ARTICLE_SHARE * outside.max()
             if (outside.max() > 0 and sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS
-                    and not is_thread(table, chosen | article, comment)):
+                    and not is_thread(table, chosen, comment)):
                 chosen = article
     if not regions:
         return chosen
@@ -128,7 +128,8 @@ def is_thread(table, shown, comment) -> bool:
     of `shown` blocks outside the section between them.
 
     Readers' comments follow an article; a forum's posts follow the thread's title
-    directly, whatever their markup calls them.
+    directly, whatever their markup calls them.  `shown` is what the model chose: a
+    thread's header (author, date, share link) scored under the threshold is no article.
     """
     heading = next((i for i, b in enumerate(table.blocks) if b.tag == "h1" and not comment[i]), None)
     first = int(np.flatnonzero(shown & comment)[0])

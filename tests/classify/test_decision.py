@@ -266,3 +266,19 @@ def test_the_articles_own_words_are_those_of_the_elements_inside_its_container()
     assert article_words(table, story[1:2], container, mass, region_words) == {"share", "promo"}
     assert article_words(table, story, None, mass, region_words) == set()
     assert article_words(table, [texts.index("Outside the container.")], container, mass, region_words) == set()
+
+
+def test_a_thread_header_the_model_scores_under_the_threshold_does_not_make_the_posts_comments():
+    # Invision's shape (mceb's forum.prestashop.com): the thread's header (author, date, share URL,
+    # followers: over 100 letters) between the h1 and posts marked up as `cTopic comments`, a
+    # consent notice before it; only the posts reach the threshold.
+    posts = "".join(f'<article class="cPost ipsComment"><p>{p}</p></article>' for p in POSTS)
+    html = ('<html><body><div class="consent"><p>We use cookies to improve your experience and to measure the '
+            'traffic of this site, as described in our privacy policy.</p></div>'
+            '<h1>Is the old bridge safe?</h1><div class="ipsPageHeader"><p>By bridgewatcher</p>'
+            '<p>October 29, 2025 in General topics</p>'
+            '<div class="share">https://forum.example.org/topic/1103020-is-the-old-bridge-safe-to-cross/</div>'
+            '<div>Followers 8</div></div>'
+            f'<div class="cTopic comments">{posts}</div></body></html>')
+    kept = decided(html, lambda t: 0.8 if t in POSTS else 0.25 if "cookies" in t else 0.2)
+    assert kept == POSTS
