@@ -186,7 +186,8 @@ def drop_boilerplate_regions(table, probs, chosen):
     counting a tenth; its container is the innermost element holding that run, its
     anchor the run's block of most letters outside links × probability.
     A run's score (never below 0) is
-      +1  it comes after the article and lies mostly outside its container;
+      +1  it comes after the article and lies mostly outside its container (the element
+          holding its whole structure, where the article is a listing's item);
       +1  it is not the article's and is mostly link text: related posts, tags, menus;
       -1  it is not the article's and has a block with the tag path of an article
           block, or, outside the article's container and ending as a sentence, that
@@ -225,8 +226,9 @@ def drop_boilerplate_regions(table, probs, chosen):
     region_words = {e: words for e in _around(ancestors, shown)
                     if (named := elements[e][1]) and (words := region_marks(named)[0])}
     own = [i for r in structure for i in runs[r]]
-    own_words = article_words(table, own, run_container(table, own) if len(structure) > 1 else container,
-                              mass, region_words)
+    # A listing's article is its structure: what lies after it is outside the element holding all its items.
+    holder = run_container(table, own) if len(structure) > 1 else container
+    own_words = article_words(table, own, holder, mass, region_words)
     # The elements that mark a block in them as boilerplate: after the anchor, any with a word
     # the article does not carry; before it, those with one that is not a comment area's name.
     marks_after, marks_before = set(), set()
@@ -251,7 +253,7 @@ def drop_boilerplate_regions(table, probs, chosen):
         score = 0
         total = sum([letters[i] for i in run])
         if r > core:
-            inside = sum(letters[i] for i in run if container in ancestors[i])
+            inside = sum(letters[i] for i in run if holder in ancestors[i])
             score += inside < BOILERPLATE_INSIDE_SHARE * total
         if r != core:
             score += sum(link_letters[i] for i in run) > BOILERPLATE_LINK_SHARE * total

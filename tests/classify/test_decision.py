@@ -282,3 +282,16 @@ def test_a_thread_header_the_model_scores_under_the_threshold_does_not_make_the_
             f'<div class="cTopic comments">{posts}</div></body></html>')
     kept = decided(html, lambda t: 0.8 if t in POSTS else 0.25 if "cookies" in t else 0.2)
     assert kept == POSTS
+
+
+def test_a_listings_items_after_its_best_item_stay_when_each_item_is_a_link():
+    # wcxb's dev-0216-listing: each item a link (name and teaser in one `<a>`), items parted by an
+    # image's alt text the model leaves out, so each is a run of its own; the best item sits in the middle.
+    items = [(f"Certificate program {k}", p if k != 2 else p + " " + PARAS[5]) for k, p in enumerate(PARAS[:5])]
+    cards = "".join(f'<div class="item"><div class="img">Image</div><a class="card" href="/p/{k}">'
+                    f'<div class="name">{name}</div><p>{teaser}</p></a></div>' for k, (name, teaser) in enumerate(items))
+    html = (f'<html><body><h1>Certificate programs</h1><div class="listing">{cards}</div>'
+            '<footer><p>Contact us about corporate training and custom programs for your team.</p></footer></body></html>')
+    wanted = [t for item in items for t in item]
+    kept = decided(html, lambda t: 0.9 if t in wanted else 0.1)
+    assert kept == wanted
