@@ -29,6 +29,9 @@ _PARSER = etree.HTMLParser(encoding="utf-8", remove_comments=True, remove_pis=Tr
                            collect_ids=False)  # no lookups by id; not indexing them parses ~8% faster
 _TITLE_OPEN = re.compile(rb"<title\b[^>]*>", re.IGNORECASE)
 _MARKUP = re.compile(r"<[a-zA-Z/!]")
+# A soft hyphen (U+00AD, as itself in UTF-8 or as `&shy;`, `&#173;`, `&#xad;`) marks where a word may
+# break: readers and the gold drop it, and kept it splits the word for the scorer and the title match.
+_SOFT_HYPHEN = re.compile(rb"\xc2\xad|&shy;|&#0*173;|&#[xX]0*[aA][dD];")
 # A page whose <noscript> elements hold at least this many letters, and more than the rest
 # of the page shows, is read as a browser without scripts shows it (Discourse's threads).
 NOSCRIPT_LETTERS = 100
@@ -42,11 +45,13 @@ def parse_html(html: str | bytes, *, name: str | None = None):
     become siblings, with a warning naming the page (`name`). A title never
     closed is closed at its first tag, a button that swallowed the page is opened,
     and `<noscript>` is read where only it
-    holds the page's text, so that such pages do not come out empty.
+    holds the page's text, so that such pages do not come out empty.  Soft hyphens go.
     """
     data = html.encode("utf-8", "surrogatepass") if isinstance(html, str) else html
     if not data or data.isspace():  # `not data.strip()`, without a copy of the page
         return None
+    if b"\xc2\xad" in data or b"&shy;" in data or b"173;" in data or b"ad;" in data or b"AD;" in data:
+        data = _SOFT_HYPHEN.sub(b"", data)
     root = _parse(data)
     if root is None:
         return None

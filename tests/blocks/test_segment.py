@@ -334,3 +334,11 @@ def test_a_style_hides_as_the_case_blind_regex_reads_it():
     for _ in range(20_000):
         style = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
         assert _hides(style) == (_DISPLAY_NONE.search(style) is not None), style
+
+
+def test_soft_hyphens_are_left_out_of_the_text():
+    # U+00AD as itself and as the entities a CMS writes; readers and the gold drop them.
+    for shy in ("\u00ad", "&shy;", "&#173;", "&#xAD;"):
+        page = segment(parse_html(f"<html><body><p>Donau{shy}dampf{shy}schiff{shy}fahrt</p></body></html>"))
+        assert [b.text for b in page.blocks] == ["Donaudampfschifffahrt"]
+    assert [b.text for b in segment(parse_html("<p>café</p>".encode("utf-8"))).blocks] == ["café"]
