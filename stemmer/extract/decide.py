@@ -34,6 +34,11 @@ DOMINANT_SHARE = 0.5
 # Chosen on the single-page dev sets with the generic model (benchmarks/CLASSIFIER-LOG.md).
 ARTICLE_SHARE = 0.5
 ARTICLE_LETTERS = 100
+# A block's last `POST_TAIL` tag path steps (class and id included) are the shape of the post it is in:
+# where most of the chosen letters in a comment section share one with the chosen blocks outside it, the
+# section holds more posts of the same thread (Vanilla's discussion, then its `CommentsWrap`), not readers'
+# comments.  The region step reads the same shape as the article's (`drop_boilerplate_regions`).
+POST_TAIL = 3
 # Neither comment rule applies to a thread (`is_thread`): a page whose first h1 heading comes before
 # its comment section with fewer than `ARTICLE_LETTERS` letters of its own text between them, where
 # the "comments" are its posts (a forum whose thread is marked up as `comments`).
@@ -101,6 +106,7 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
     in regions other than the article's (`drop_boilerplate_regions`).
     """
     chosen = np.asarray(probs) >= threshold
+    thread = False  # whether the comment section's chosen blocks are the page's thread, kept
     if len(chosen) and not chosen.any():
         weights = [b.weight for b in table.blocks]
         top = max(range(len(weights)), key=weights.__getitem__)
@@ -109,7 +115,8 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
     if table.comments and not all(table.comments.isdisjoint(table.ancestors[i]) for i in np.flatnonzero(chosen).tolist()):
         comment = np.array([not table.comments.isdisjoint(anc) for anc in table.ancestors], dtype=bool)
         if (chosen & comment).any() and (chosen & ~comment).any():
-            if not is_thread(table, chosen, comment):
+            thread = is_thread(table, chosen, comment) or same_posts(table, chosen, comment)
+            if not thread:
                 chosen &= ~comment
         elif chosen.any() and not (chosen & ~comment).any() and not comment.all():
             outside = np.where(comment, -1.0, np.asarray(probs, dtype=float))
@@ -119,7 +126,17 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
                 chosen = article
     if not regions:
         return chosen
-    return drop_boilerplate_regions(table, probs, drop_captions(table, chosen))
+    return drop_boilerplate_regions(table, probs, drop_captions(table, chosen), thread=thread)
+
+
+def same_posts(table, chosen, comment) -> bool:
+    """Whether half or more of the chosen letters in the comment section lie in blocks whose last
+    `POST_TAIL` path steps are those of a chosen block outside it: the thread's next posts."""
+    blocks = table.blocks
+    tails = {blocks[i].path[-POST_TAIL:] for i in np.flatnonzero(chosen & ~comment).tolist()}
+    inside = np.flatnonzero(chosen & comment).tolist()
+    same = sum(blocks[i].weight for i in inside if blocks[i].path[-POST_TAIL:] in tails)
+    return same >= 0.5 * sum(blocks[i].weight for i in inside)
 
 
 def is_thread(table, shown, comment) -> bool:
@@ -172,7 +189,7 @@ def drop_captions(table, chosen):
     return chosen
 
 
-def drop_boilerplate_regions(table, probs, chosen):
+def drop_boilerplate_regions(table, probs, chosen, *, thread: bool = False):
     """Drop the chosen blocks that lie in a region of the page other than the article.
 
     Most of the boilerplate the classifier keeps lies after the article (a sidebar
@@ -191,13 +208,14 @@ def drop_boilerplate_regions(table, probs, chosen):
       +1  it is not the article's and is mostly link text: related posts, tags, menus;
       -1  it is not the article's and has a block with the tag path of an article
           block, or, outside the article's container and ending as a sentence, that
-          path once class and id are set aside: the next item of a listing, the next
+          path once class and id are set aside or its last `POST_TAIL` steps: the next item of a listing, the next
           post of a forum thread, the second part of a body split around a figure or
           an advertisement.
     A block is dropped where its run's score, +1 if an element around it that is not
     around the anchor has a class or id word of `BOILERPLATE_WORDS` that the article's
     own text (its structure's, for a listing's item) does not carry, reaches 1; a comment
-    area's name marks only blocks after the anchor.
+    area's name marks only blocks after the anchor, and none where the comment section is
+    the page's `thread` (kept by the comment rules).
     """
     runs = chosen_runs(chosen)
     if not runs:
@@ -219,12 +237,16 @@ def drop_boilerplate_regions(table, probs, chosen):
     container = run_container(table, runs[core])
     article_paths = {blocks[i].path for i in runs[core]}
     article_plain: set[tuple[str, ...]] = set()  # their `plain_path`s, made where first asked (most pages never ask)
+    article_tails: set[tuple[str, ...]] = set()  # and their last `POST_TAIL` steps
     mass = dict(zip(shown, (text * p).tolist()))
     anchor = max(runs[core], key=mass.__getitem__)
     around_anchor = set(ancestors[anchor])
     # The `BOILERPLATE_WORDS` of the elements around chosen blocks, where they have some.
     region_words = {e: words for e in _around(ancestors, shown)
                     if (named := elements[e][1]) and (words := region_marks(named)[0])}
+    if thread:  # a thread's posts are marked up as comments: that name is no mark of another region
+        region_words = {e: kept for e, words in region_words.items()
+                        if (kept := frozenset(w for w in words if not COMMENT_AREA_WORDS.match(w)))}
     own = [i for r in structure for i in runs[r]]
     # A listing's article is its structure: what lies after it is outside the element holding all its items.
     holder = run_container(table, own) if len(structure) > 1 else container
@@ -246,7 +268,8 @@ def drop_boilerplate_regions(table, probs, chosen):
             return False
         if not article_plain:
             article_plain.update(map(plain_path, article_paths))
-        return plain_path(path) in article_plain
+            article_tails.update(p[-POST_TAIL:] for p in article_paths)
+        return plain_path(path) in article_plain or path[-POST_TAIL:] in article_tails
 
     chosen = chosen.copy()
     for r, run in enumerate(runs):

@@ -295,3 +295,20 @@ def test_a_listings_items_after_its_best_item_stay_when_each_item_is_a_link():
     wanted = [t for item in items for t in item]
     kept = decided(html, lambda t: 0.9 if t in wanted else 0.1)
     assert kept == wanted
+
+
+def test_replies_shaped_as_the_opening_post_under_a_comments_box_are_the_thread():
+    # Vanilla's shape (mceb's open.vanillaforums.com): the opening post (over 100 letters after the h1)
+    # outside the comment section, the replies inside `CommentsWrap`, each body in the same
+    # `Item-Body/Message userContent/p` as the opening post's.
+    body = '<div class="Item-BodyWrap"><div class="Item-Body"><div class="Message userContent">{}</div></div></div>'
+    opening = body.format("".join(f"<p>{p}</p>" for p in PARAS[:2]))
+    replies = "".join(f'<li class="Item ItemComment"><div class="Comment"><div class="AuthorWrap">user{k}</div>'
+                      f'{body.format(f"<p>{p}</p>")}</div></li>' for k, p in enumerate(PARAS[2:5]))
+    html = ('<html><body><main class="Content MainContent"><div class="MessageList Discussion">'
+            f'<div class="PageTitle"><h1>Is the old bridge safe?</h1></div>{opening}</div>'
+            f'<div class="CommentsWrap"><div class="DataBox DataBox-Comments"><h2>Comments</h2>'
+            f'<ul class="MessageList DataList Comments">{replies}</ul></div></div></main>'
+            '<footer><p>Powered by a forum engine, all rights reserved.</p></footer></body></html>')
+    kept = decided(html, lambda t: 0.9 if t in PARAS else 0.1)
+    assert kept == PARAS[:5]
