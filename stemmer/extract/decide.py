@@ -39,6 +39,11 @@ ARTICLE_LETTERS = 100
 # section holds more posts of the same thread (Vanilla's discussion, then its `CommentsWrap`), not readers'
 # comments.  The region step reads the same shape as the article's (`drop_boilerplate_regions`).
 POST_TAIL = 3
+# A stretch of `COPY_BLOCKS` or more chosen blocks holding `COPY_LETTERS` letters or more that repeats, block
+# for block at the same distance, chosen blocks earlier on the page is a second copy of them (a product's
+# description in a desktop and a mobile panel, one hidden by a stylesheet the page links to): a reader sees one.
+COPY_BLOCKS = 3
+COPY_LETTERS = 100
 # Neither comment rule applies to a thread (`is_thread`): a page whose first h1 heading comes before
 # its comment section with fewer than `ARTICLE_LETTERS` letters of its own text between them, where
 # the "comments" are its posts (a forum whose thread is marked up as `comments`).
@@ -101,7 +106,8 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
     that block: the page is a single run of text.  Where some are in a comment
     section and some are not, those in it are readers' comments, not main text
     (a page of nothing but comments, or one whose comment section follows its
-    title directly, a forum thread, keeps them).  Last, with
+    title directly, a forum thread, keeps them).  A second copy of chosen blocks goes
+    (`drop_copies`).  Last, with
     `regions`, captions beside an image go (`drop_captions`), then chosen blocks
     in regions other than the article's (`drop_boilerplate_regions`).
     """
@@ -124,9 +130,31 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
             if (outside.max() > 0 and sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS
                     and not is_thread(table, chosen, comment)):
                 chosen = article
+    chosen = drop_copies(table, chosen)
     if not regions:
         return chosen
     return drop_boilerplate_regions(table, probs, drop_captions(table, chosen), thread=thread)
+
+
+def drop_copies(table, chosen):
+    """`chosen` less the stretches of chosen blocks that copy earlier ones (`COPY_BLOCKS`)."""
+    first: dict[str, int] = {}
+    copies = []  # (block, the earlier block it copies), in page order
+    for i in np.flatnonzero(chosen).tolist():
+        if (j := first.setdefault(table.blocks[i].text, i)) != i:
+            copies.append((i, j))
+    k = 0
+    while k < len(copies):
+        m = k  # the stretch: consecutive copies at one distance from their originals, blocks between them unchosen
+        while m + 1 < len(copies) and copies[m + 1][0] - copies[m + 1][1] == copies[k][0] - copies[k][1] \
+                and not chosen[copies[m][0] + 1:copies[m + 1][0]].any():
+            m += 1
+        stretch = [i for i, _ in copies[k:m + 1]]
+        if len(stretch) >= COPY_BLOCKS and sum(table.blocks[i].weight for i in stretch) >= COPY_LETTERS:
+            chosen = chosen.copy()
+            chosen[stretch] = False
+        k = m + 1
+    return chosen
 
 
 def same_posts(table, chosen, comment) -> bool:

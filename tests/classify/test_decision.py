@@ -312,3 +312,16 @@ def test_replies_shaped_as_the_opening_post_under_a_comments_box_are_the_thread(
             '<footer><p>Powered by a forum engine, all rights reserved.</p></footer></body></html>')
     kept = decided(html, lambda t: 0.9 if t in PARAS else 0.1)
     assert kept == PARAS[:5]
+
+
+def test_a_second_copy_of_a_description_goes():
+    # mceb's 1377-product: the description in two panels, one hidden by a stylesheet the page links to.
+    desc = "".join(f"<p>{p}</p>" for p in PARAS[:3])
+    html = ('<html><body><h1>Bridge walking tour</h1><div class="product-description">' + desc + "</div>"
+            '<div class="product-description-mobile">' + desc + "</div></body></html>")
+    kept = decided(html, lambda t: 0.9 if t in PARAS else 0.1)
+    assert kept == PARAS[:3]
+    # a line that recurs alone (a repeated refrain) stays
+    refrain = "".join(f"<p>{p}</p><p>Mind the gap between the planks.</p>" for p in PARAS[:3])
+    kept = decided(f"<html><body><article>{refrain}</article></body></html>", lambda t: 0.9)
+    assert kept.count("Mind the gap between the planks.") == 3
