@@ -337,8 +337,7 @@ def test_a_style_hides_as_the_case_blind_regex_reads_it():
 
 
 def test_soft_hyphens_are_left_out_of_the_text():
-    # U+00AD as itself and as the entities a CMS writes; readers and the gold drop them.
-    for shy in ("\u00ad", "&shy;", "&#173;", "&#xAD;"):
-        page = segment(parse_html(f"<html><body><p>Donau{shy}dampf{shy}schiff{shy}fahrt</p></body></html>"))
-        assert [b.text for b in page.blocks] == ["Donaudampfschifffahrt"]
-    assert [b.text for b in segment(parse_html("<p>café</p>".encode("utf-8"))).blocks] == ["café"]
+    # U+00AD as a hyphenating CMS writes it; readers drop it.  A 0xAD byte of another character stays.
+    page = segment(parse_html("<html><body><p>Donau\u00addampf\u00adschiff\u00adfahrt</p></body></html>"))
+    assert [b.text for b in page.blocks] == ["Donaudampfschifffahrt"]
+    assert [b.text for b in segment(parse_html("<p>Así, mínimo</p>".encode("utf-8"))).blocks] == ["Así, mínimo"]
