@@ -48,7 +48,7 @@ a pattern-only `stemmer extract` of one page (a fresh interpreter).
         # saved models, no CV, on sets none of them trained on (the whole `extract` fallback path)
     python benchmarks/classifier.py --dump-probs generic --sets cleaneval l3s_gn1 dragnet mceb jekyll_sites web_sites --work W
     python benchmarks/classifier.py --decide-only generic --work W --decision-sets mceb jekyll_sites web_sites
-        # the Viterbi decision (benchmarks/decision.py) fitted and scored under site-grouped CV on cached
+        # the Viterbi decision (benchmarks/viterbi.py) fitted and scored under site-grouped CV on cached
         # probabilities (a CV run's own cache works too: --decide-only ROW --work of that run)
 
 Every run prints SH precision / recall / F1 of each system, and F1 by page type for mceb and wcxb.
@@ -594,7 +594,7 @@ DECISION_SETS = GOLD3["train_sets"]
 
 
 def decide_only(work: Path, row: str, log, ablate=(), decision_sets=None) -> dict:
-    """The Viterbi page-level decision (benchmarks/decision.py) fitted and scored under the row's CV.
+    """The Viterbi page-level decision (benchmarks/viterbi.py) fitted and scored under the row's CV.
 
     Reads the pages and the row's out-of-fold probabilities that a run of this
     benchmark cached in `work`.  For each fold, the decision's weights (a logistic
@@ -603,7 +603,7 @@ def decide_only(work: Path, row: str, log, ablate=(), decision_sets=None) -> dic
     the other folds of `DECISION_SETS`, and the fold's pages are decided with
     them.  Printed beside the threshold alone, the decision without its Viterbi
     pass or its one-block rule, and (`ablate`) without each of these terms;
-    last, the weights fitted on all pages of `DECISION_SETS`, for decision.py.
+    last, the weights fitted on all pages of `DECISION_SETS`, for viterbi.py.
     """
     import pickle
 
@@ -612,7 +612,7 @@ def decide_only(work: Path, row: str, log, ablate=(), decision_sets=None) -> dic
     decision_sets = decision_sets or DECISION_SETS
     today = page_blocks  # today's rules, beside which the decision is scored
 
-    import decision  # benchmarks/decision.py, beside this file
+    import viterbi as decision  # benchmarks/viterbi.py, beside this file
 
     sys.path.insert(0, str(TOOLS))
     from score import shingle_prf, tokenize
