@@ -1,11 +1,14 @@
-"""Title, date and author of unseen pages: stemmer without patterns beside trafilatura, on the same pages.
+"""Title, date and author of unseen pages: stemmer without patterns beside trafilatura and htmldate, same pages.
 
-    python benchmarks/metadata.py                          # mceb, wcxb, l3s_gn1; stripped jekyll_sites, web_sites
+    python benchmarks/metadata.py                          # dates mceb wcxb l3s_gn1; stripped jekyll_sites web_sites
+    python benchmarks/metadata.py --sets dates mceb        # the date sets and the stripped sites (issue 43's dates)
     python benchmarks/metadata.py --sets mceb --stripped   # only mceb
     python benchmarks/metadata.py --dateparser             # also time dateparser against our parse_date
 
 stemmer: `stemmer.extract_html(html, url)` (the generic model, no patterns).
 trafilatura: `bare_extraction(html, url=url, with_metadata=True)`.
+htmldate (dates only): `find_date(html, url=url, original_date=True, extensive_search=True)`, as
+htmldate's own evaluation runs it (with the URL the other two are given).
 
 Scores, per set and (mceb) per page type, on the pages with gold of each kind:
   title   exact match as ../shared/tools/score.py scores it (NFKC, case-folded, spaces
@@ -20,6 +23,11 @@ meta tags, `datetime`/`content` of dated elements, the URL), so only the date th
 shows is left; the gold is what the removed statements said (the first of JSON-LD,
 meta, microdata, `<time>` in `page_signals`' order).  Pages without such a statement
 are left out; `--per-site` pages of each site are taken (by a hash of the id).
+
+At the end, the exact-date share of each tool on each set (the stripped sets
+pooled), and every page where a tool missed its gold date is written to
+--work/date-misses.jsonl (the set, page, gold, each tool's date and stemmer's
+`date_from`) for analysis.
 
 Speed: the seconds per page of each tool's whole extraction, and of stemmer's
 metadata step alone (`page_metadata` on the parsed page).
@@ -50,7 +58,7 @@ from score import title_exact  # noqa: E402
 from stemmer.blocks import parse_html  # noqa: E402
 from stemmer.metadata import page_metadata, page_signals  # noqa: E402
 
-TITLE_SETS = ("mceb", "wcxb", "l3s_gn1")
+TITLE_SETS = ("dates", "mceb", "wcxb", "l3s_gn1")
 STRIPPED_SETS = ("jekyll_sites", "web_sites")
 _PUNCT = re.compile(r"[^\w\s]")
 _LD_JSON = re.compile(r"<script[^>]*ld\+json[^>]*>.*?</script>", re.I | re.S)
@@ -88,7 +96,7 @@ def stated_date(html: str) -> str | None:
 
 def run_stemmer(page: dict) -> dict:
     ex = stemmer.extract_html(page["html"], page.get("url"))
-    return {"title": ex.title, "date": ex.date, "author": ex.author, "text": ex.text}
+    return {"title": ex.title, "date": ex.date, "author": ex.author, "text": ex.text, "date_from": ex.date_from}
 
 
 def run_trafilatura(page: dict) -> dict:
@@ -102,11 +110,54 @@ def run_trafilatura(page: dict) -> dict:
     return {"title": doc.get("title"), "date": doc.get("date"), "author": doc.get("author"), "text": doc.get("text")}
 
 
+def run_htmldate(page: dict) -> dict:
+    from htmldate import find_date
+
+    try:
+        found = find_date(page["html"], url=page.get("url"), original_date=True, extensive_search=True)
+    except Exception:  # noqa: BLE001 - as trafilatura's
+        found = None
+    return {"title": None, "date": found, "author": None, "text": None}
+
+
+# What each tool gives: htmldate reads dates only.
+FIELDS = {"stemmer": ("title", "date", "author"), "trafilatura": ("title", "date", "author"), "htmldate": ("date",)}
+
+
+def date_hit(pred: dict, gold: str) -> bool:
+    return (pred["date"] or "")[:10] == gold
+
+
 def timed(fn, pages):
     out, start = [], time.perf_counter()
     for p in pages:
         out.append(fn(p))
     return out, (time.perf_counter() - start) / max(len(pages), 1)
+
+
+def peer_predictions(tool: str, fn, pages: list[dict], cache: Path | None) -> tuple[list[dict], float | None]:
+    """A peer tool's predictions and seconds per page; with `cache`, read from there when these
+    exact pages were run before (seconds None), else run and written there."""
+    if cache is None:
+        return timed(fn, pages)
+    key = hashlib.sha256("".join(p["id"] + p["html"] for p in pages).encode()).hexdigest()[:16]
+    path = cache / f"{tool}.{key}.json"
+    if path.exists():
+        return json.loads(path.read_text(encoding="utf-8")), None
+    preds, secs = timed(fn, pages)
+    cache.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(preds), encoding="utf-8")
+    tmp.replace(path)
+    return preds, secs
+
+
+def run_all(tools: dict, pages: list[dict], cache: Path | None) -> tuple[dict, dict]:
+    """Each tool's predictions on `pages` and its seconds per page (None: a peer's, from the cache)."""
+    preds, secs = {}, {}
+    for tool, fn in tools.items():
+        preds[tool], secs[tool] = timed(fn, pages) if tool == "stemmer" else peer_predictions(tool, fn, pages, cache)
+    return preds, secs
 
 
 def metadata_seconds(pages) -> float:
@@ -142,27 +193,39 @@ def table(name: str, pages: list[dict], preds: dict[str, list[dict]], by_type: b
         groups["all"].append(i)
         if by_type:
             groups[p["id"].rsplit("-", 1)[-1]].append(i)
-    tools = list(preds)
-    head = f"{'type':<14}" + "".join(f"{k + ' ' + t:>22}" for k in ("title", "date", "author") for t in tools)
+    kinds = [k for k in ("title", "date", "author") if any(p.get(k) for p in pages)]
+    columns = [(k, t) for k in kinds for t in preds if k in FIELDS[t]]
+    head = f"{'type':<14}" + "".join(f"{k + ' ' + t:>22}" for k, t in columns)
     print(f"\n{name}: exact-match share (n pages with gold)\n{head}")
     for group, idx in sorted(groups.items(), key=lambda g: (g[0] != "all", -len(g[1]))):
         row = f"{group:<14}"
-        for kind in ("title", "date", "author"):
+        for kind, t in columns:
             scored = [i for i in idx if pages[i].get(kind)]
-            for t in tools:
-                if kind == "title":
-                    hits = [title_exact(preds[t][i]["title"], pages[i]["title"]) for i in scored]
-                elif kind == "date":
-                    hits = [(preds[t][i]["date"] or "")[:10] == pages[i]["date"] for i in scored]
-                else:
-                    hits = [norm_author(preds[t][i]["author"]) == norm_author(pages[i]["author"]) for i in scored]
-                row += f"{cell(hits) + f' ({len(scored)})':>22}"
+            if kind == "title":
+                hits = [title_exact(preds[t][i]["title"], pages[i]["title"]) for i in scored]
+            elif kind == "date":
+                hits = [date_hit(preds[t][i], pages[i]["date"]) for i in scored]
+            else:
+                hits = [norm_author(preds[t][i]["author"]) == norm_author(pages[i]["author"]) for i in scored]
+            row += f"{cell(hits) + f' ({len(scored)})':>22}"
         print(row)
     for kind in ("date", "author"):
-        if any(kind in p for p in pages):
-            none = [i for i, p in enumerate(pages) if p.get(kind) is None]
-            print(f"pages without gold {kind} given one: "
-                  + ", ".join(f"{t} {sum(bool(preds[t][i][kind]) for i in none)}/{len(none)}" for t in tools))
+        none = [i for i, p in enumerate(pages) if p.get(kind) is None]
+        if kind in kinds and none:
+            print(f"pages without gold {kind} given one: " + ", ".join(
+                f"{t} {sum(bool(preds[t][i][kind]) for i in none)}/{len(none)}" for t in preds if kind in FIELDS[t]))
+
+
+def date_misses(name: str, pages: list[dict], preds: dict[str, list[dict]]) -> list[dict]:
+    """The pages with a gold date that some tool missed: the gold, each tool's date, stemmer's source."""
+    out = []
+    for i, p in enumerate(pages):
+        if p.get("date") and not all(date_hit(preds[t][i], p["date"]) for t in preds):
+            out.append({"set": name, "id": p["id"], "site": p.get("site"), "url": p.get("url"),
+                        "lang": p.get("lang"), "gold": p["date"],
+                        **{t: preds[t][i]["date"] for t in preds},
+                        "stemmer_from": preds["stemmer"][i].get("date_from")})
+    return out
 
 
 def sample(pages: list[dict], per_site: int) -> list[dict]:
@@ -183,24 +246,33 @@ def main(argv=None) -> None:
     ap.add_argument("--per-site", type=int, default=15, help="pages per site of the stripped sets")
     ap.add_argument("--limit", type=int, default=0, help="at most this many pages of each set (0: all)")
     ap.add_argument("--no-trafilatura", action="store_true")
+    ap.add_argument("--no-htmldate", action="store_true")
+    ap.add_argument("--cache", action="store_true",
+                    help="read trafilatura's and htmldate's predictions from --work/cache where these pages were "
+                         "run before (no timing of them then); write them there")
     ap.add_argument("--dateparser", action="store_true", help="also time dateparser.parse against parse_date")
     ap.add_argument("--work", type=Path, default=Path("/tmp/stemmer-metadata-bench"))
     args = ap.parse_args(argv)
     logging.disable(logging.WARNING)
     args.work.mkdir(parents=True, exist_ok=True)
-    tools = {"stemmer": run_stemmer} | ({} if args.no_trafilatura else {"trafilatura": run_trafilatura})
-    speed = []
+    tools = ({"stemmer": run_stemmer} | ({} if args.no_trafilatura else {"trafilatura": run_trafilatura})
+             | ({} if args.no_htmldate else {"htmldate": run_htmldate}))
+    speed, exact, misses = [], {}, []
+    cache = args.work / "cache" if args.cache else None
     for name in args.sets:
         pages = [p for p in read_set(name) if p.get("title") or p.get("date") or p.get("author")]
         if name in STRIPPED_SETS:
             pages = [p for p in pages if p.get("text") is not None]  # article pages
         pages = pages[:args.limit] if args.limit else pages
-        preds, secs = {}, {}
-        for tool, fn in tools.items():
-            preds[tool], secs[tool] = timed(fn, pages)
+        preds, secs = run_all(tools, pages, cache)
         table(name, pages, preds, by_type=name == "mceb")
-        print("score.py title_exact_all: " + ", ".join(
-            f"{t} {score_titles(name, preds[t], pages, args.work, t):.3f}" for t in tools))
+        if any(p.get("title") for p in pages):
+            print("score.py title_exact_all: " + ", ".join(
+                f"{t} {score_titles(name, preds[t], pages, args.work, t):.3f}" for t in tools if "title" in FIELDS[t]))
+        dated = [i for i, p in enumerate(pages) if p.get("date")]
+        if dated:
+            exact[name] = {t: [date_hit(preds[t][i], pages[i]["date"]) for i in dated] for t in tools}
+            misses += date_misses(name, pages, preds)
         speed.append((name, len(pages), secs, metadata_seconds(pages)))
     for name in args.stripped:
         pages = []
@@ -209,7 +281,11 @@ def main(argv=None) -> None:
             if gold:
                 pages.append({"id": p["id"], "site": p["site"], "url": None, "html": strip_dates(p["html"]),
                               "date": gold, "lang": p.get("lang")})
-        preds = {tool: timed(fn, pages)[0] for tool, fn in tools.items()}
+        preds = run_all(tools, pages, cache)[0]
+        stripped = exact.setdefault("stripped " + "+".join(args.stripped), {t: [] for t in tools})
+        for t in tools:
+            stripped[t] += [date_hit(preds[t][i], p["date"]) for i, p in enumerate(pages)]
+        misses += date_misses(f"{name} stripped", pages, preds)
         print(f"\n{name}, stated dates stripped: date exact share per site (n pages)")
         sites = sorted({p["site"] for p in pages})
         print(f"{'site':<28}{'lang':>5}" + "".join(f"{t:>14}" for t in tools))
@@ -217,11 +293,22 @@ def main(argv=None) -> None:
             idx = [i for i, p in enumerate(pages) if site in ("all", p["site"])]
             lang = pages[idx[0]]["lang"] if site != "all" else ""
             print(f"{site:<28}{lang:>5}" + "".join(
-                f"{cell([(preds[t][i]['date'] or '')[:10] == pages[i]['date'] for i in idx]) + f' ({len(idx)})':>14}"
+                f"{cell([date_hit(preds[t][i], pages[i]['date']) for i in idx]) + f' ({len(idx)})':>14}"
                 for t in tools))
+    if exact:
+        print("\ndate exact share per set (n pages with a gold date)")
+        print(f"{'set':<34}{'n':>5}" + "".join(f"{t:>14}" for t in tools))
+        for name, hits in exact.items():
+            print(f"{name:<34}{len(hits['stemmer']):>5}" + "".join(f"{cell(hits[t]):>14}" for t in tools))
+        path = args.work / "date-misses.jsonl"
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text("".join(json.dumps(m, ensure_ascii=False) + "\n" for m in misses), encoding="utf-8")
+        tmp.replace(path)
+        print(f"pages some tool missed: {len(misses)}, in {path}")
     if speed:
         print("\nseconds per page: " + "; ".join(
-            f"{name} ({n}): " + ", ".join(f"{t} {s:.4f}" for t, s in secs.items()) + f", stemmer's metadata step {m:.4f}"
+            f"{name} ({n}): " + ", ".join(f"{t} {s:.4f}" if s is not None else f"{t} (cached)"
+                                          for t, s in secs.items()) + f", stemmer's metadata step {m:.4f}"
             for name, n, secs, m in speed))
     if args.dateparser:
         time_dateparser()

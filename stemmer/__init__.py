@@ -5,6 +5,7 @@ from stemmer.api import analyze, extract, extract_html, html2txt, train
 from stemmer.crawl import CrawlOptions, CrawlReport, crawl
 from stemmer.errors import ClusterError, CrawlError, InputError, ModelError, PatternFileError, SettingError, StemmerError
 from stemmer.extract import Extraction
+from stemmer.fields.label import LabelError, LabelResult, label
 from stemmer.layout.model import AnalyzeParams, Layout, Patterns, PatternSet, Section, SitePatterns
 from stemmer.layout.store import load_patterns, save_patterns
 from stemmer.pages import Page, read_pages
@@ -13,9 +14,9 @@ from stemmer.update.updater import UpdateResult, update
 
 __all__ = [
     "AnalyzeParams", "CrawlOptions", "CrawlReport", "Extraction", "Layout", "Page", "Patterns", "PatternSet",
-    "Section", "SitePatterns", "UpdateResult", "__version__",
-    "analyze", "crawl", "extract", "extract_html", "html2txt", "load_patterns", "read_pages", "report", "save_patterns", "train", "update",
-    "StemmerError", "InputError", "PatternFileError", "ModelError", "CrawlError", "ClusterError", "SettingError",
+    "LabelResult", "Section", "SitePatterns", "UpdateResult", "__version__",
+    "analyze", "crawl", "extract", "extract_html", "html2txt", "label", "load_patterns", "read_pages", "report", "save_patterns", "train", "update",
+    "StemmerError", "InputError", "LabelError", "PatternFileError", "ModelError", "CrawlError", "ClusterError", "SettingError",
 ]
 
 logging.getLogger("stemmer").addHandler(logging.NullHandler())

@@ -12,6 +12,7 @@ from stemmer.classify.site_model import TRAIN_PAGES_PER_SITE, train_on_patterns
 from stemmer.errors import StemmerError
 from stemmer.extract import Extraction, Match, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
+from stemmer.fields.stated import with_stated_fields
 from stemmer.layout.model import AnalyzeParams, Patterns, PatternSet
 from stemmer.layout.store import load_patterns
 from stemmer.layout.titles import own_titles
@@ -134,11 +135,14 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
     result = None
     if match is not None and match.layout is not None:
         unknown = fb.unknown_rule(table, match.layout, matcher.keymaker, **learned) if fb is not None else None
+        classified = fb.layout_decision(table, **learned) if fb is not None else None
         result = apply_layout(page.id, page.url, page.site, blocks, match, matcher.keymaker, unknown=unknown,
-                              titles=lambda: own_titles(root),
-                              signals=stated)
+                              titles=lambda: own_titles(root), signals=stated, classified=classified, root=root)
         if foreign(result, match, blocks):
-            result = None  # a page of another layout that resembles this one, or a layout short of text
+            # A page of another layout that resembles this one, or a layout short of text: the
+            # generic model reads it, not the site's, which learned from the very layouts that fail it.
+            result = None
+            learned = {**learned, "model": None}
     similarity = match.similarity if match is not None else 0.0
     if result is None and fb is not None:
         stood_in = match.layout.id if match is not None and match.layout is not None else None
@@ -151,7 +155,8 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
 def _checked(result: Extraction, blocks: PageBlocks, match: Match | None, root,
              stated: Callable[[], PageSignals]) -> Extraction:
     """The page's finished record: every path ends here.  It gets its date and author
-    (`add_metadata`), and a page with text that came out empty is said so.
+    (`add_metadata`) and the fields it states (`with_stated_fields`: image, tags,
+    categories), and a page with text that came out empty is said so.
 
     A warning for a page of `EMPTY_WARNING_LETTERS` letters or more without main
     text, whatever read it: a layout that matched and found none (with no
@@ -166,7 +171,7 @@ def _checked(result: Extraction, blocks: PageBlocks, match: Match | None, root,
             how = f"layout {match.layout.id} matched at {match.similarity:.2f}, no fallback"
         if how:
             log.warning("%s: no main text found in %d letters of text (%s)", result.id, n, how)
-    return add_metadata(result, root, signals=stated)
+    return add_metadata(with_stated_fields(result, root), root, signals=stated)
 
 
 def extract_html(html: str | bytes, url: str | None = None, patterns: Patterns | str | Path | None = None) -> Extraction:

@@ -19,6 +19,7 @@ from stemmer.blocks import WALKER, WALKER_ERROR
 from stemmer.crawl import CrawlOptions, crawl
 from stemmer.errors import InputError, StemmerError
 from stemmer.extract.fallback import GENERIC
+from stemmer.fields.label import label
 from stemmer.files import atomic_output, write_atomic
 from stemmer.layout.model import AnalyzeParams
 from stemmer.layout.store import load_patterns, open_patterns
@@ -534,6 +535,68 @@ def _run_report(args) -> int:
     return bad.status()
 
 
+# --- label ---------------------------------------------------------------
+
+def _example(text: str) -> tuple[str, str]:
+    name, eq, value = text.partition("=")
+    if not eq or not name.strip() or not value.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, got {text!r}")
+    return name.strip(), value.strip()
+
+
+def _add_label(sub) -> None:
+    p = sub.add_parser(
+        "label", help="name a slot from one example value: extract then gives it on every page of its layout",
+        description="Match PAGE to its layout, find the block that shows each example value (the same text, "
+        "else the text within a block, else the nearest by fuzzy match), and name its slot: extract then gives "
+        "the field's value on every page of the layout (the `fields` of JSON Lines, FIELD-name: lines, Markdown "
+        "front matter). The same slot is named in the site's other layouts where one aligns (the same key, or "
+        "the slot beside the same static text such as a 'Price:' label). An address (http://..., /...) names "
+        "the slot of the link or image that has it, and the field gives the address; a date also gives "
+        "NAME_iso; a text slot with several blocks on the page (tags, specs) gives a list. Prints, per field, the "
+        "layouts that got it and its value on each layout's pages seen at analyze (found beside PAGE, or "
+        "--pages), else on PAGE. Writes the pattern file "
+        "atomically, or nothing when an example is found nowhere.",
+        epilog="example: stemmer label -p patterns shop.example/p/123.html --field price='$19.99' "
+        "--field tags=Energy --pages shop.example")
+    p.add_argument("page", metavar="PAGE", help="a page of a learned layout (an HTML file, or any input of "
+                   "extract: its first page)")
+    p.add_argument("-p", "--patterns", default="patterns", metavar="DIR|FILE",
+                   help="the pattern directory or the site's .json file, written back (default: patterns)")
+    p.add_argument("--field", dest="examples", action="append", type=_example, required=True, metavar="NAME=VALUE",
+                   help="a field and a value PAGE shows for it (repeatable)")
+    p.add_argument("--many", action="append", default=[], metavar="NAME",
+                   help="the field's slot repeats: its value is a list (so anyway for text where PAGE has several blocks of it)")
+    p.add_argument("--pages", nargs="+", metavar="INPUT",
+                   help="show the fields' values on these pages (default: the layouts' member pages, seen at "
+                   "analyze, where they lie beside PAGE in its mirror; else PAGE)")
+    p.add_argument("--dry-run", action="store_true", help="print what would be named, write nothing")
+    p.add_argument("-c", "--charset", metavar="NAME", help="charset of pages that declare none")
+    p.set_defaults(run=_run_label)
+
+
+def _run_label(args) -> int:
+    bad = _BadInputs(args.debug)
+    pages = read_pages(args.pages, charset=args.charset, on_error=bad) if args.pages else None
+    result = label(args.patterns, args.page, dict(args.examples), many=args.many, pages=pages,
+                   write=not args.dry_run, charset=args.charset)
+    for f in result.fields:
+        kind = ", a list" if f.many else ""
+        kind += f", {f.field_type}" if f.field_type != "text" else ""
+        print(f"{f.name}: {f.example!r} found in layout {f.layout} ({f.how}), slot {f.key!r}{kind}")
+        print(f"  named in: {', '.join(f.named) or 'none'}")
+        for lid, why in f.not_named.items():
+            print(f"  not in {lid}: {why}")
+        for lid in sorted(f.values):
+            for page_id, value, *iso in f.values[lid]:
+                date = f" (read as {json.dumps(iso[0])})" if iso else ""
+                print(f"  {lid} {page_id}: {json.dumps(value, ensure_ascii=False)}{date}")
+    done = f"wrote {result.written}" if result.written else "dry run: nothing written" if args.dry_run else ""
+    if done:
+        print(f"stemmer: label: {done}", file=sys.stderr)
+    return bad.status()
+
+
 # --- train ---------------------------------------------------------------
 
 def _add_train(sub) -> None:
@@ -594,6 +657,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_crawl(sub)
     _add_update(sub)
     _add_report(sub)
+    _add_label(sub)
     _add_train(sub)
     return parser
 

@@ -4,6 +4,13 @@ The site is written as ``wget -r`` would leave it on disk, under
 ``stemmer/demo/site/demo.stemmer.test/``, together with ``stemmer/demo/gold.jsonl``
 (one line per article page: id, exact title, body text one block per line).
 
+Beside it, a second site of another host: "Corran Valley Supply", a small shop
+(``stemmer/demo/shop/shop.stemmer.test/``: product pages, deal pages of another
+template, category pages), with ``stemmer/demo/shop_gold.jsonl``: per product or
+deal page its price, SKU, spec list, tags, manual and image address, the truth of
+``benchmarks/fields.py``.  It has its own random generator, so the newspaper
+comes out the same with or without it.
+
 All names, places and texts are invented. The output is deterministic
 (``random.Random(7)``, no set iteration, fixed ordering); rerun with::
 
@@ -27,6 +34,10 @@ SITE_NAME = "The Larkspur Ledger"
 HERE = Path(__file__).resolve().parent
 SITE_DIR = HERE / "site" / HOST
 GOLD_PATH = HERE / "gold.jsonl"
+SHOP_HOST = "shop.stemmer.test"
+SHOP_NAME = "Corran Valley Supply"
+SHOP_DIR = HERE / "shop" / SHOP_HOST
+SHOP_GOLD_PATH = HERE / "shop_gold.jsonl"
 
 # ---------------------------------------------------------------------------
 # Word lists and fixed content (all invented)
@@ -592,8 +603,8 @@ def share_box(href: str, title: str) -> str:
 """
 
 
-def write(path: str, text: str) -> None:
-    p = SITE_DIR / path
+def write(path: str, text: str, root: Path = SITE_DIR) -> None:
+    p = root / path
     p.parent.mkdir(parents=True, exist_ok=True)
     with open(p, "w", encoding="utf-8", newline="\n") as f:
         f.write(text)
@@ -846,5 +857,200 @@ def main() -> None:
             f.write(json.dumps(g, ensure_ascii=False) + "\n")
 
 
+# ---------------------------------------------------------------------------
+# The shop: a second site, for named fields (price, SKU, specs, tags)
+# ---------------------------------------------------------------------------
+
+SHOP_CATEGORIES = ["Garden", "Tools", "Energy", "Kitchen"]
+SHOP_THINGS = {
+    "Garden": ["Rain Barrel", "Compost Bin", "Seed Tray Set", "Garden Hose Reel", "Pruning Shears",
+               "Raised Bed Kit", "Watering Can", "Bird Feeder", "Trellis Panel"],
+    "Tools": ["Cordless Drill", "Claw Hammer", "Socket Set", "Spirit Level", "Tape Measure",
+              "Work Bench", "Hand Saw", "Utility Knife", "Clamp Pair"],
+    "Energy": ["Solar Lantern", "LED Bulb Pack", "Draught Excluder", "Power Bank", "Solar Panel Kit",
+               "Smart Plug", "Wood Stove Fan", "Window Film", "Radiator Foil"],
+    "Kitchen": ["Cast Iron Pan", "Bread Bin", "Knife Block", "Spice Rack", "Kettle",
+                "Mixing Bowl Set", "Chopping Board", "Preserving Jar Set", "Coffee Grinder"],
+}
+SHOP_ADJECTIVES = ["Sturdy", "Classic", "Compact", "Deluxe", "Heritage", "Valley", "Everyday", "Pro"]
+SHOP_TAGS = ["Energy", "Outdoor", "Gift idea", "Bestseller", "Eco", "New", "Made locally", "Winter",
+             "Summer", "Small spaces"]
+SHOP_MATERIALS = ["steel", "oak", "recycled plastic", "aluminium", "cast iron", "bamboo", "glass"]
+SHOP_COLOURS = ["green", "black", "slate grey", "natural", "red", "white"]
+SHOP_SENTENCES = [
+    "Built for years of use in the {cat_l} and beyond, the {name} is a favourite of our regulars.",
+    "Every {name} we sell is checked by hand in our Larkspur workshop before it ships.",
+    "Customers tell us the {name} is the last one they will ever need to buy.",
+    "Made of {material}, it shrugs off the damp of a valley winter.",
+    "It comes in {colour}, and fits neatly on a shelf when not in use.",
+    "Order before noon and we deliver anywhere in the valley the next working day.",
+    "Spare parts for the {name} are kept in stock for ten years.",
+    "We tested the {name} for {hours} hours in the workshop before adding it to the range.",
+    "{buyers} customers in {town} have bought one since {year}, and {returns} sent it back.",
+    "Our staff member {person} uses one at home on {street} and swears by it.",
+    "At {weight} it is light enough to carry to the allotment on {street}.",
+    "The {name} won the {town} Fair prize for practical design in {year}.",
+    "Ask {person} at the counter about the {colour} finish; a sample is on display by the door.",
+    "Delivery to {town} takes {days} working days, or collect it from the shop on Mill Road.",
+]
+
+
+def _shop_head(title: str, path: str, extra: str = "") -> str:
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{esc(title)} | {SHOP_NAME}</title>
+<link rel="canonical" href="https://{SHOP_HOST}/{path}">
+<link rel="stylesheet" href="/static/shop.css">
+{extra}</head>
+<body>
+<header class="shop-header">
+  <p class="shop-name"><a href="/index.html">{SHOP_NAME}</a></p>
+  <nav class="shop-nav"><ul>{"".join(f'<li><a href="/c/{slugify(c)}.html">{c}</a></li>' for c in SHOP_CATEGORIES)}<li><a href="/deals.html">Deals</a></li></ul></nav>
+  <p class="basket"><a href="/basket.html">Basket</a></p>
+</header>
+<div id="wrap">
+"""
+
+
+_SHOP_FOOT = f"""</div>
+<footer class="shop-footer">
+  <p>{SHOP_NAME}, 3 Mill Road, Larkspur. Open Monday to Saturday, 8 a.m. to 6 p.m.</p>
+  <p>Prices include VAT. Free delivery in the valley on orders over $50.</p>
+</footer>
+</body>
+</html>
+"""
+
+
+def _shop_details(item: dict) -> str:
+    """The block both templates share: SKU, specs, tags, manual (the same keys on both)."""
+    specs = "\n".join(f"            <li>{esc(s)}</li>" for s in item["specs"])
+    tags = "\n".join(f'            <li><a href="/tag/{slugify(t)}.html">{esc(t)}</a></li>' for t in item["tags"])
+    return f"""    <section class="details">
+      <div class="inner">
+        <div class="codes">
+          <p class="sku">SKU: <span>{item["sku"]}</span></p>
+        </div>
+        <div class="spec-box">
+          <h3>Specifications</h3>
+          <ul class="specs">
+{specs}
+          </ul>
+        </div>
+        <div class="tag-box">
+          <ul class="tags">
+{tags}
+          </ul>
+        </div>
+        <div class="docs">
+          <p class="manual"><a href="{item["manual"]}">Product manual (PDF)</a></p>
+        </div>
+      </div>
+    </section>
+"""
+
+
+def shop_main() -> None:
+    """Write the shop site and its gold (`SHOP_GOLD_PATH`)."""
+    rng = random.Random(11)
+    if SHOP_DIR.exists():
+        shutil.rmtree(SHOP_DIR)
+    items = []
+    skus = rng.sample(range(10000, 99999), k=2 * sum(len(v) for v in SHOP_THINGS.values()))
+    for cat in SHOP_CATEGORIES:
+        for thing, adjective in ((t, a) for t in SHOP_THINGS[cat] for a in rng.sample(SHOP_ADJECTIVES, k=2)):
+            name = f"{adjective} {thing}"
+            sku = f"CVS-{cat[:2].upper()}{skus[len(items)]}"
+            cents = rng.choice([0, 49, 95, 99])
+            price = f"${rng.randint(4, 240)}.{cents:02d}"
+            specs = [f"Weight: {rng.randint(1, 90) / 10:.1f} kg", f"Material: {rng.choice(SHOP_MATERIALS)}",
+                     f"Colour: {rng.choice(SHOP_COLOURS)}"]
+            if rng.random() < 0.5:
+                specs.append(f"Warranty: {rng.choice([1, 2, 3, 5])} years")
+            tags = sorted(rng.sample(SHOP_TAGS, k=rng.randint(1, 3)), key=SHOP_TAGS.index)
+            slug = slugify(name)
+            items.append(dict(name=name, cat=cat, sku=sku, price=price, specs=specs, tags=tags, slug=slug,
+                              manual=f"/manuals/{sku.lower()}.pdf", image=f"/media/{slug}.jpg",
+                              deal=len(items) % 3 == 2))
+    gold = []
+    for item in items:
+        kind = "deal" if item["deal"] else "product"
+        path = f"{kind}s/{item['slug']}.html"
+        ld = json.dumps({"@context": "https://schema.org", "@type": "Product", "name": item["name"],
+                         "sku": item["sku"], "offers": {"@type": "Offer", "price": item["price"][1:],
+                                                        "priceCurrency": "USD"}})
+        page = _shop_head(item["name"], path, f'<meta property="og:image" content="https://{SHOP_HOST}{item["image"]}">\n'
+                          f'<script type="application/ld+json">{ld}</script>\n')
+        filler = {"name": item["name"].lower(), "cat_l": item["cat"].lower(),
+                  "material": item["specs"][1].split(": ")[1], "colour": item["specs"][2].split(": ")[1],
+                  "weight": item["specs"][0].split(": ")[1], "hours": rng.randint(20, 900),
+                  "buyers": rng.randint(12, 480), "returns": rng.choice(["none", "one", "two", "a handful"]),
+                  "town": rng.choice(TOWNS), "year": rng.randint(2009, 2023), "days": rng.randint(1, 4),
+                  "person": f"{rng.choice(FIRST_NAMES)} {rng.choice(LAST_NAMES)}", "street": rng.choice(STREETS)}
+        desc = "\n".join(f"      <p>{esc(t.format(**filler))}</p>" for t in rng.sample(SHOP_SENTENCES, k=4))
+        if item["deal"]:
+            was = item["price"]
+            item["price"] = f"${float(was[1:]) * 0.8:.2f}"
+            page += f"""<main class="deal-page">
+  <div class="deal-banner"><p>Deal of the week: while stocks last</p></div>
+  <article class="deal">
+    <h2 class="deal-title">{esc(item["name"])}</h2>
+    <div class="deal-box">
+      <p class="label">Price:</p>
+      <p class="deal-price">{item["price"]}</p>
+      <p class="was">Was {was}</p>
+      <p class="cart"><a href="/basket.html?add={item["sku"]}">Add to basket</a></p>
+    </div>
+    <div class="deal-text">
+{desc}
+    </div>
+{_shop_details(item)}  </article>
+</main>
+"""
+        else:
+            page += f"""<main class="product-page">
+  <p class="crumbs"><a href="/index.html">Shop</a> › <a href="/c/{slugify(item["cat"])}.html">{item["cat"]}</a></p>
+  <article class="product">
+    <h1 class="product-name">{esc(item["name"])}</h1>
+    <figure class="product-image"><img src="{item["image"]}" alt=""><figcaption>{esc(item["name"])}</figcaption></figure>
+    <div class="buy">
+      <p class="label">Price:</p>
+      <p class="price">{item["price"]}</p>
+      <p class="stock">In stock</p>
+      <p class="cart"><a href="/basket.html?add={item["sku"]}">Add to basket</a></p>
+    </div>
+    <div class="description">
+{desc}
+    </div>
+{_shop_details(item)}  </article>
+</main>
+"""
+        page += _SHOP_FOOT
+        write(path, page, SHOP_DIR)
+        gold.append({"id": f"{SHOP_HOST}/{path}", "layout": kind, "price": item["price"], "sku": item["sku"],
+                     "specs": item["specs"], "tags": item["tags"],
+                     "manual": item["manual"]})
+    for cat in SHOP_CATEGORIES:
+        rows = "\n".join(f'    <li class="card"><a href="/{"deals" if i["deal"] else "products"}/{i["slug"]}.html">'
+                         f'{esc(i["name"])}</a> <span class="card-price">{i["price"]}</span></li>'
+                         for i in items if i["cat"] == cat)
+        page = _shop_head(cat, f"c/{slugify(cat)}.html")
+        page += f"""<main class="category">
+  <h1>{cat}</h1>
+  <ul class="cards">
+{rows}
+  </ul>
+</main>
+"""
+        write(f"c/{slugify(cat)}.html", page + _SHOP_FOOT, SHOP_DIR)
+    gold.sort(key=lambda g: g["id"])
+    with open(SHOP_GOLD_PATH, "w", encoding="utf-8", newline="\n") as f:
+        for g in gold:
+            f.write(json.dumps(g, ensure_ascii=False) + "\n")
+
+
 if __name__ == "__main__":
     main()
+    shop_main()

@@ -1,12 +1,14 @@
 """Take the title and the main text of a page from the layout it matched."""
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from stemmer.blocks import PageBlocks, letters, sig
 from stemmer.cluster import KeyMaker
+from stemmer.extract.decide import SlotEvidence, decides_alone, is_main
 from stemmer.extract.match import Match
+from stemmer.fields import FieldValue, field_values
 from stemmer.layout.bylines import byline_author, slot_date
 from stemmer.layout.learn import main_letters
 from stemmer.layout.model import METADATA_ROLES, Layout
@@ -28,6 +30,8 @@ UNKNOWN_OVER_MAIN = 2
 TITLE_AGREES = 0.6
 _TITLE_TAGS = ("h1", "h2", "h3")
 Titles = tuple[str, ...] | Callable[[], tuple[str, ...]]
+# The classifier's page decision: per block, whether it is main text (None where the classifier failed).
+PageDecision = Callable[[], Sequence[bool] | None]
 
 
 @dataclass(slots=True)  # not frozen: one is built for each kept block of each page, 3x faster so
@@ -42,7 +46,9 @@ class ExtractedBlock:
         method: how the role was chosen: ``pattern`` (the layout slot),
             ``container`` (an unknown block inside the layout's main-text container, not mostly
             link text unless such blocks outweigh the page's main text: `_link_list`)
-            or ``classifier`` (the block classifier, `stemmer.extract.fallback`).
+            or ``classifier`` (the block classifier, `stemmer.extract.fallback`; on a matched
+            page, a block the classifier's page decision kept against a layout's vote of
+            little evidence, `stemmer.extract.decide`).
         confidence: how sure that choice is: 1.0 for a pattern slot, the
             classifier's probability of main text for a classifier block.
         index: the block's place among the page's blocks (`stemmer.blocks.segment`), -1 if unknown.
@@ -78,6 +84,9 @@ class Extraction:
             ``meta``, ``itemprop``, ``time``, ``rel-author``, ``url``), the layout's ``slot``,
             or, on a page no layout read, the date (``visible``) or ``byline`` shown by its
             headline; None where there is no value.
+        fields: the values of the matched layout's named slots (`stemmer.fields`): a
+            string, a list (a ``many`` slot), or None / ``[]`` where the page lacks it;
+            and the page's stated image, tags and categories (`stemmer.fields.stated`).
     """
 
     id: str
@@ -93,6 +102,7 @@ class Extraction:
     author: str | None = None
     date_from: str | None = None
     author_from: str | None = None
+    fields: dict[str, FieldValue] = field(default_factory=dict)
 
     @property
     def text(self) -> str:
@@ -107,22 +117,29 @@ class Extraction:
 
 def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, match: Match,
                  keymaker: KeyMaker, *, unknown=None, titles: Titles = (),
-                 signals: Callable[[], PageSignals] | None = None) -> Extraction:
+                 signals: Callable[[], PageSignals] | None = None,
+                 classified: PageDecision | None = None, root=None) -> Extraction:
     """Label the page's blocks with the roles of the matched layout's slots.
 
-    `unknown`, if given, decides the blocks that no slot knows instead of the
-    container rule: called with the block's index and the block, it returns
-    an `ExtractedBlock` or None (see `stemmer.extract.fallback`).  `titles`:
-    the titles the page states for itself (`stemmer.layout.titles.own_titles`),
-    which check the title slot's text (`page_title`), or a function that finds
-    them, called only where the page's `<title>` does not confirm that text.
-    `signals`: a function that reads what the page states of itself
-    (`stemmer.metadata.page_signals`), which checks the date and author slots
-    (`slot_metadata`); without it, the slots alone.
+    A block of a main or sub slot, and one that no slot knows (the layout votes
+    main for it inside its main-text container), is decided by the layout's vote
+    and, where the layout saw the slot on few pages, the classifier's page decision
+    (`stemmer.extract.decide`): `classified`, called at most once and only on such
+    a page, gives it; without it the layout decides alone.
+    `unknown`, if given, decides the blocks that no slot knows instead: called
+    with the block's index and the block, it returns an `ExtractedBlock` or None
+    (see `stemmer.extract.fallback`).  `titles`: the titles the page states for
+    itself (`stemmer.layout.titles.own_titles`), which check the title slot's
+    text (`page_title`), or a function that finds them, called only where the
+    page's `<title>` does not confirm that text.  `signals`: a function that
+    reads what the page states of itself (`stemmer.metadata.page_signals`),
+    which checks the date and author slots (`slot_metadata`); without it, the slots alone.
+    `root`: the parsed page, for the named slots whose value is a link's address
+    (`stemmer.fields.field_values`).
     """
     layout = match.layout
     assert layout is not None
-    slot, names = _reading(layout)
+    slot, names, evidence = _reading(layout)
     container = layout.container
     out: list[ExtractedBlock] = []
     links: list[ExtractedBlock] = []  # the container's blocks of mostly link text
@@ -130,13 +147,29 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
     static: set[int] = set()  # the blocks of static slots: the same on every page of the layout
     dated: list[tuple[str, bool | None]] = []  # the texts of date slots, with their order of day and month
     bylines: list[str] = []  # the texts of author slots
+    read: list = []
+
+    def weighed(ev: SlotEvidence, vote: bool, i: int) -> tuple[bool, bool]:
+        """The block's decision, and whether the classifier's took part."""
+        if classified is None or decides_alone(ev, vote):
+            return vote, False
+        if not read:
+            read.append(classified())
+        if read[0] is None:
+            return vote, False
+        return is_main(ev, vote, bool(read[0][i])), True
+
     for i, (key, b) in enumerate(zip(match.keys, page.blocks)):
         found = slot.get(key)
         if found is not None:
             n, role = found
-            if role == "main":  # the commonest by far: a page's paragraphs
-                out.append(ExtractedBlock(role, n, b.text, _TAGS.get(b.path[-3:]) or _tag(b), "pattern", 1.0, i))
-                continue
+            if role == "main" or role == "sub":
+                main, asked = weighed(evidence[n], role == "main", i)
+                if main:
+                    tag = _TAGS.get(b.path[-3:]) or _tag(b)
+                    out.append(ExtractedBlock("main", n, b.text, tag, "classifier" if asked else "pattern", 1.0, i))
+                    continue
+                role = "sub"  # varying text, but the classifier outweighed the few pages that called it main
             if role == "static":
                 static.add(i)
                 continue
@@ -157,30 +190,56 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
         elif unknown is not None:
             if (decided := unknown(i, b)) is not None:
                 out.append(decided)
-        elif container and keymaker.within(b.path, container):
-            block = ExtractedBlock("main", -1, b.text, _tag(b), "container", 1.0, i)
-            (out if b.anchor_weight * 2 <= b.weight else links).append(block)
+        else:
+            inside = bool(container) and keymaker.within(b.path, container)
+            linked = b.anchor_weight * 2 > b.weight
+            main, asked = weighed(evidence[-1], inside and not linked, i)
+            if inside and linked and not main:
+                links.append(ExtractedBlock("main", -1, b.text, _tag(b), "container", 1.0, i))
+            elif main:
+                out.append(ExtractedBlock("main", -1, b.text, _tag(b), "classifier" if asked else "container", 1.0, i))
     if links and _link_list(out, links, page):
         taken = {o.index for o in links}
         out = sorted([o for o in out if o.index not in taken] + links, key=lambda o: o.index)
     date, date_from, author, author_from = slot_metadata(dated, bylines, signals)
     return Extraction(page_id, url, site, True, layout.id, round(match.similarity, 4),
                       page_title(title, page, titles, names=names, static=static), tuple(out), "pattern",
-                      date, author, date_from, author_from)
+                      date, author, date_from, author_from, field_values(layout, match.keys, page, root, url))
+
+
+def slot_evidence(page: PageBlocks, match: Match, keymaker: KeyMaker) -> list[tuple[SlotEvidence, bool]]:
+    """Each block's `SlotEvidence` and the layout's vote on it (main slot, or a block no slot knows
+    inside the main-text container and not mostly link text), as `apply_layout` weighs them."""
+    layout = match.layout
+    slot, _, evidence = _reading(layout)
+    out = []
+    for key, b in zip(match.keys, page.blocks):
+        found = slot.get(key)
+        if found is not None:
+            out.append((evidence[found[0]], found[1] == "main"))
+        else:
+            inside = bool(layout.container) and keymaker.within(b.path, layout.container)
+            out.append((evidence[-1], inside and b.anchor_weight * 2 <= b.weight))
+    return out
 
 
 _READINGS: dict[int, tuple] = {}  # id of a layout -> (the layout, its `_reading`)
 
 
-def _reading(layout: Layout) -> tuple[dict[str, tuple[int, str]], frozenset[str]]:
+def _reading(layout: Layout) -> tuple[dict[str, tuple[int, str]], frozenset[str], list[SlotEvidence]]:
     """What `apply_layout` reads of a layout on each of its pages, made once per layout:
-    each slot's number and role by its key, and the letters of its `title_names`."""
+    each slot's number and role by its key, the letters of its `title_names`, and
+    each slot's `SlotEvidence` by number (the last one: a block no slot knows)."""
     kept = _READINGS.get(id(layout))
     if kept is None or kept[0] is not layout:
         if len(_READINGS) > 10_000:
             _READINGS.clear()
+        top = max((s.main for s in layout.sections), default=0.0) or 1.0
+        pages = max(layout.pages, layout.seen)  # the pages of every crawl that saw it (`stemmer update`)
+        evidence = [SlotEvidence(s.role, s.diff, s.main / top, s.share, pages, True) for s in layout.sections]
+        evidence.append(SlotEvidence(None, 0.0, 0.0, 0.0, pages, False))
         kept = _READINGS[id(layout)] = (layout, ({s.key: (i, s.role) for i, s in enumerate(layout.sections)},
-                                                 frozenset(map(sig, layout.title_names))))
+                                                 frozenset(map(sig, layout.title_names)), evidence))
     return kept[1]
 
 
@@ -314,18 +373,21 @@ def _headings(page: PageBlocks, static=frozenset()):
 def foreign(extraction: Extraction, match: Match, page: PageBlocks) -> bool:
     """Whether a page resembles its layout without being one of its pages.
 
-    So it is when the layout finds no main text in the page (it has none, or
-    the page lacks its main slots), or finds under `THIN_MAIN` of what its
-    pages have while more text than that lies in blocks the layout does not
-    know (a video page beside the site's articles: the same frame, another body).
+    So it is when the layout finds no main text in the page but its title (it
+    has none, or the page lacks its main slots), or finds under `THIN_MAIN` of
+    what its pages have while more text than that lies in blocks the layout does
+    not know (a video page beside the site's articles: the same frame, another
+    body).  Only the layout's own main text counts: blocks that the classifier
+    added against its vote (`stemmer.extract.decide`) make no page the layout's.
     """
     mains = [s for s in match.layout.sections if s.role == "main"]
     if not mains:
         return page.weight > 0
     enough = THIN_MAIN * main_letters(match.layout)
+    headline = sig(extraction.title) if extraction.title else None
     found = 0
     for b in extraction.blocks:
-        if b.role == "main":
+        if b.role == "main" and b.method != "classifier" and (headline is None or sig(b.text) != headline):
             found += page.blocks[b.index].weight if b.index >= 0 else letters(b.text)
             if found >= enough and found:
                 return False

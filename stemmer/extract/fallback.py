@@ -195,6 +195,28 @@ class Fallback:
 
         return decide
 
+    def layout_decision(self, table, *, noise=None, model=None):
+        """For `apply_layout(classified=...)`: a function giving the generic classifier's page decision
+        on a matched page (`page_blocks`; the site's noise is never main text), None where it fails.
+
+        The generic model, not the site's own: a site model learned its labels from
+        the very layouts whose few pages the classifier is asked to weigh.
+        `model` is accepted (and not used) so that the site's learned keywords pass as they are.
+        """
+        clf = self.classifier
+
+        def decided():
+            noise_ = self._noise_for(clf, noise)
+            probs, threshold = self._page_probs(table, noise_, clf)
+            if probs is None:
+                return None
+            chosen = page_blocks(table, probs, threshold)
+            if noise_ is not None:
+                chosen &= np.array([b not in noise_ for b in table.blocks], dtype=bool)
+            return chosen
+
+        return decided
+
     def _page_probs(self, table, noise, clf):
         """`clf`'s probabilities for all the page's blocks (0 for noise) and its threshold.
 

@@ -62,6 +62,8 @@ ROLES = ("title", "main", "sub", "static", "date", "author", "byline")
 # The roles that say something of the page besides its text: its publication
 # date, its author, or both in one slot ("Posted 31-12-2022 by Jane Doe").
 METADATA_ROLES = frozenset({"date", "author", "byline"})
+# What a named slot's value is (`Section.field_type`).
+FIELD_TYPES = ("text", "url", "date")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +82,14 @@ class Section:
         pinned: a user fixed the role by hand; analyze and update keep it.
         day_first: how a date slot writes numeric dates ("05/03/2024"): day
             first (True), month first (False), or unknown, by the page's language (None).
+        field: the name a user gave the slot (``stemmer label``, or by hand), ``""``
+            for none: extract gives its value in `Extraction.fields`, whatever its role.
+            A named slot is pinned by nature: analyze and update keep it.
+        many: a named slot that repeats on a page (tags, list items): its value is a list.
+        field_type: what a named slot's value is: ``text``, ``url`` (the ``href`` or
+            ``src`` of its element) or ``date`` (its text, and also read as a date).
+        prefix: the label a named slot's text starts with before its value
+            (``SKU:`` of "SKU: AB-12"), dropped from the value where the text starts so.
     """
 
     key: str
@@ -91,6 +101,10 @@ class Section:
     sample: str = ""
     pinned: bool = False
     day_first: bool | None = None
+    field: str = ""
+    many: bool = False
+    field_type: str = "text"
+    prefix: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from stemmer.errors import PatternFileError
 from stemmer.files import read_json, write_atomic
-from stemmer.layout.model import ROLES, Layout, Patterns, PatternSet, Section, SitePatterns
+from stemmer.layout.model import FIELD_TYPES, ROLES, Layout, Patterns, PatternSet, Section, SitePatterns
 from stemmer.layout.noise import load_noise
 from stemmer.layout.pins import carry_over
 from stemmer.version import package_version
@@ -34,7 +34,7 @@ from stemmer.version import package_version
 log = logging.getLogger("stemmer")
 
 FORMAT = "stemmer-patterns"
-VERSION = 2
+VERSION = 3
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 NOISE_SUFFIX = ".noise.json"
 MODEL_SUFFIX = ".model.json"
@@ -81,7 +81,8 @@ def to_json(patterns: SitePatterns) -> dict:
                     {"key": s.key, "role": s.role, "diff": s.diff, "main": s.main,
                      "repeats": s.repeats, "share": s.share, "sample": s.sample,
                      **({"pinned": True} if s.pinned else {}),
-                     **({"day_first": s.day_first} if s.day_first is not None else {})}
+                     **({"day_first": s.day_first} if s.day_first is not None else {}),
+                     **_field_entries(s)}
                     for s in lay.sections
                 ],
             }
@@ -89,6 +90,15 @@ def to_json(patterns: SitePatterns) -> dict:
         ],
         **({"history": [dict(h) for h in patterns.history]} if patterns.history else {}),
     }
+
+
+def _field_entries(s: Section) -> dict:
+    """A named slot's ``field``, ``many`` and ``type`` (those set; nothing for an unnamed slot)."""
+    if not s.field:
+        return {}
+    return {"field": s.field, **({"many": True} if s.many else {}),
+            **({"type": s.field_type} if s.field_type != "text" else {}),
+            **({"prefix": s.prefix} if s.prefix else {})}
 
 
 def _seen_fields(lay: Layout) -> dict:
@@ -258,7 +268,8 @@ def _layout(obj: dict, i: int) -> Layout:
             _field(blk, "key", str, w), role,
             float(blk.get("diff", 0.0)), float(blk.get("main", 0.0)),
             int(blk.get("repeats", 1)), float(blk.get("share", 1.0)),
-            str(blk.get("sample", "")), bool(blk.get("pinned", False)), _day_first(blk, w)))
+            str(blk.get("sample", "")), bool(blk.get("pinned", False)), _day_first(blk, w),
+            *_named(blk, w)))
     container = str(obj.get("container", ""))
     return Layout(_field(obj, "id", str, where), int(obj.get("pages", 0)),
                   float(obj.get("score", 0.0)), tuple(sections),
@@ -273,6 +284,24 @@ def _strings(value, name: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise _Missing(f"field '{name}' must be a list of strings")
     return tuple(value)
+
+
+def _named(blk: dict, where: str) -> tuple[str, bool, str, str]:
+    """A block's ``field`` name, ``many``, ``type`` and ``prefix``: ("", False, "text", "") where it has none."""
+    name = blk.get("field", "")
+    if not isinstance(name, str):
+        raise _Missing(f"field '{where}field' must be str")
+    name = name.strip()
+    many = blk.get("many", False)
+    if not isinstance(many, bool):
+        raise _Missing(f"field '{where}many' must be true, false or absent")
+    kind = blk.get("type", "text")
+    if kind not in FIELD_TYPES:
+        raise _Missing(f"field '{where}type' is {kind!r}; expected one of {', '.join(FIELD_TYPES)}")
+    prefix = blk.get("prefix", "")
+    if not isinstance(prefix, str):
+        raise _Missing(f"field '{where}prefix' must be str")
+    return (name, many, kind, prefix) if name else ("", False, "text", "")
 
 
 def _day_first(blk: dict, where: str) -> bool | None:

@@ -2,8 +2,8 @@
 
 Our own small parser rather than ``dateparser``: it knows the month names and
 relative phrases of the languages of our data sets (en, fr, es, it, de, pt,
-nl, pl, tr, ru, id, fa by name; ja, zh, ko by their 年/月/日 marks), needs no
-dependency, and parses a date in microseconds (``dateparser`` measured in
+nl, pl, tr, ru, id, fa, da, sv, ca, hu, ro, cs, uk, el by name; ja, zh, ko by
+their 年/月/日 marks), needs no dependency, and parses a date in microseconds (``dateparser`` measured in
 benchmarks/metadata.py's ``--dateparser``).  It returns None rather than guess:
 a date needs a year, a month and a day, and a relative date needs a reference
 date to count from.
@@ -41,6 +41,24 @@ _MONTHS = {
            "ноябрь ноября ноя", "декабрь декабря дек"],
     "id": ["januari", "februari", "maret", "april", "mei", "juni", "juli", "agustus",
            "september", "oktober", "november", "desember"],
+    "da": ["januar", "februar", "marts", "april", "maj", "juni", "juli", "august", "september", "oktober",
+           "november", "december"],
+    "sv": ["januari", "februari", "mars", "april", "maj", "juni", "juli", "augusti", "september", "oktober",
+           "november", "december"],
+    "ca": ["gener", "febrer", "març", "abril", "maig", "juny", "juliol", "agost", "setembre", "octubre",
+           "novembre", "desembre"],
+    "hu": ["január", "február", "március", "április", "május", "június", "július", "augusztus", "szeptember",
+           "október", "november", "december"],
+    "ro": ["ianuarie", "februarie", "martie", "aprilie", "mai", "iunie", "iulie", "august", "septembrie",
+           "octombrie", "noiembrie", "decembrie"],
+    "cs": ["leden ledna", "únor února", "březen března", "duben dubna", "květen května", "červen června",
+           "červenec července", "srpen srpna", "září", "říjen října", "listopad listopadu", "prosinec prosince"],
+    "uk": ["січень січня", "лютий лютого", "березень березня", "квітень квітня", "травень травня",
+           "червень червня", "липень липня", "серпень серпня", "вересень вересня", "жовтень жовтня",
+           "листопад листопада", "грудень грудня"],
+    "el": ["ιανουάριος ιανουαρίου", "φεβρουάριος φεβρουαρίου", "μάρτιος μαρτίου", "απρίλιος απριλίου",
+           "μάιος μαΐου", "ιούνιος ιουνίου", "ιούλιος ιουλίου", "αύγουστος αυγούστου",
+           "σεπτέμβριος σεπτεμβρίου", "οκτώβριος οκτωβρίου", "νοέμβριος νοεμβρίου", "δεκέμβριος δεκεμβρίου"],
     "fa": ["ژانویه", "فوریه", "مارس", "آوریل", "مه مهٔ می", "ژوئن", "ژوئیه ژوئیهٔ جولای", "اوت آگوست", "سپتامبر",
            "اکتبر", "نوامبر", "دسامبر"],
 }
@@ -88,6 +106,8 @@ _DAY_NAME_YEAR = re.compile(rf"(?<!\d)(\d{{1,2}})(?:st|nd|rd|th|er|º|°)?\.?(?:
                             rf"(?:\s+del?(?=\s)|,)?\s*[-/]?\s*(\d{{4}})(?!\d)", re.I)
 # "2024 March 5", "2024. március 5."
 _YEAR_NAME_DAY = re.compile(rf"(?<!\d)(\d{{4}})[.,]?\s+({_WORD})\s+(\d{{1,2}})(?!\d)", re.I)
+# A copyright notice's year ("© 2025", "Copyright 2025"): never the year of a date that starts with it.
+_COPYRIGHT = re.compile(r"(?:©|\(c\)|copyright)\s*$", re.I)
 
 # Relative dates: "3 days ago" and its kin, "yesterday", "today".
 _UNITS = {
@@ -225,6 +245,8 @@ def _first_date(text: str, month_first: bool, forced: bool) -> tuple[date, int] 
         for m in rx.finditer(text) if rx is not _NAME_DAY_YEAR or _DAY_YEAR.search(text) else ():
             if best is not None and m.start() >= best[0]:
                 break  # nor could it be taken, or a later one
+            if order == "ymd" and _COPYRIGHT.search(text, max(0, m.start() - 12), m.start()):
+                continue  # "© 2025 March 3 people like this"
             parts = dict(zip(order, (m[1], m[2], m[3])))
             month = _month(parts["m"])
             if month is not None:

@@ -55,7 +55,8 @@ try:  # optional (stemmer[fast]): reads the JSON that it accepts as json does, i
 except ImportError:
     _orjson_loads = None
 
-_URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/+_.-]|$)")
+_URL_DATE = re.compile(r"/((?:19|20)\d{2})[/-](\d{1,2})[/-](\d{1,2})(?:[/+_.-]|$)"
+                       r"|[/_-]((?:19|20)\d{2})(\d{2})(\d{2})(?:[/_.-]|$)")  # /2024/03/05/, /2024-03-05-, /20240305/
 _NOT_AUTHOR_URL = re.compile(r"^(?:https?:)?//|^www\.", re.I)
 
 
@@ -82,8 +83,8 @@ class PageSignals:
     """A page's own statements of publication date, last change, author, title and site name, best first.
 
     Attributes:
-        dates: publication dates (ISO 8601) by source reliability.
-        modified: dates of the last change.
+        dates: publication dates (ISO 8601) by source reliability, each value once per source.
+        modified: dates of the last change, the same way.
         authors: author names, cleaned (`clean_author`); several names in one value are joined by ", ".
         titles: the page's own titles (JSON-LD headline, og:title, ...), not `<title>`.
         site_names: the site's names (og:site_name, JSON-LD publisher/WebSite name).
@@ -141,13 +142,14 @@ def page_signals(root, url: str | None = None, *, lang: str | None = None) -> Pa
     for el in tagged:
         tag = el.tag
         (metas if tag == "meta" else scripts if tag == "script" else times if tag == "time" else h1s).append(el)
-    _read_json_ld(scripts, dates, modified, authors, titles, sites, lang)
+    _read_json_ld(scripts, dates, modified, authors, titles, sites, lang, url)
     social = _read_meta(metas, dates, modified, authors, titles, sites, lang)
     _read_microdata(props, dates, authors, lang)
     _read_time(times, dates, lang)
     dates.extend(_url_dates(url))
     _read_rel_author(rels, authors)
-    return PageSignals(_unique(dates), _unique(modified), _unique(authors), _unique(titles), _unique(sites),
+    return PageSignals(_unique(dates, by_source=True), _unique(modified, by_source=True), _unique(authors),
+                       _unique(titles), _unique(sites),
                        social.get("og:title"), social.get("og:type", "").lower(), social.get("social"), tuple(h1s))
 
 
@@ -160,43 +162,54 @@ def _statement_elements(root) -> tuple[list, list, list]:
             root.xpath("descendant::a[@rel]"))
 
 
-def _unique(signals: list[Signal]) -> tuple[Signal, ...]:
-    """The signals in order, each value once (its first, most reliable source)."""
-    seen: set[str] = set()
+def _unique(signals: list[Signal], by_source: bool = False) -> tuple[Signal, ...]:
+    """The signals in order, each value once (its first, most reliable source); `by_source`: once per
+    source (dates: that two kinds of statement agree is evidence for their date)."""
+    seen: set = set()
     out = []
     for s in signals:
-        if s.value not in seen:
-            seen.add(s.value)
+        key = (s.value, s.source) if by_source else s.value
+        if key not in seen:
+            seen.add(key)
             out.append(s)
     return tuple(out)
 
 
 # --- JSON-LD ---------------------------------------------------------------------------------
 
-def _read_json_ld(scripts, dates, modified, authors, titles, sites, lang) -> None:
-    """Dates, authors, headline and site names of the JSON-LD items, the page's own item first."""
+def _read_json_ld(scripts, dates, modified, authors, titles, sites, lang, url) -> None:
+    """Dates, authors, headline and site names of the JSON-LD items, the page's own item first.
+
+    Dates come from the page's own items only (`_own_items`): an item of a listing, a
+    part of the page, or an article whose address is another page's states that one's
+    date, not this page's.
+    """
     items: list[dict] = []
+    nested: set[int] = set()  # id() of the items inside a listing or a part of another item
     for script in scripts:
         if "ld+json" not in (script.get("type") or "").lower():
             continue
-        data = _load_json(script.text or "")
+        data = load_json(script.text or "")
         if data is not None:
-            _collect_items(data, items)
+            _collect_items(data, items, nested)
     if not items:
         return
     by_id = {it["@id"]: it for it in items if isinstance(it.get("@id"), str)}
-    typed = [(it, _types(it)) for it in items]
-    own = [(it, types) for it, types in typed if types & CREATIVE_TYPES]
-    # The page's own item first: an article before the WebPage that holds it, before the rest.
-    own.sort(key=lambda item: not (item[1] - {"webpage", "collectionpage", "itempage", "aboutpage"}))
+    typed = [(it, item_types(it)) for it in items]
+    own = _own_items(typed, nested, url)
     own_ids = {id(it) for it, _ in own}
+    # Authors and headlines: of every item of a creative type, the page's own first (a template's
+    # placeholder address does not make its article's author another page's).
+    creative = own + [item for item in typed if item[1] & CREATIVE_TYPES and id(item[0]) not in own_ids]
+    creative_ids = {id(it) for it, _ in creative}
     dated = (("datePublished", dates), ("dateCreated", dates), ("uploadDate", dates), ("dateModified", modified))
-    for it, types in own + [item for item in typed if id(item[0]) not in own_ids]:
-        for key, out in dated:
-            value = it.get(key)
-            if isinstance(value, str) and (iso := parse_date(value, lang=lang)):
-                out.append(Signal(iso, "json-ld", key, value))
+    for it, types in creative + [item for item in typed if id(item[0]) not in creative_ids]:
         if id(it) in own_ids:
+            for key, out in dated:
+                value = it.get(key)
+                if isinstance(value, str) and (iso := parse_date(value, lang=lang)):
+                    out.append(Signal(iso, "json-ld", key, value))
+        if id(it) in creative_ids:
             for key in ("author", "creator"):
                 for name, raw, org in _names(it.get(key), by_id):
                     authors.append(Signal(name, "json-ld", f"{key} (Organization)" if org else key, raw))
@@ -209,7 +222,52 @@ def _read_json_ld(scripts, dates, modified, authors, titles, sites, lang) -> Non
             sites.append(Signal(" ".join(publisher["name"].split()), "json-ld", "publisher", publisher["name"]))
 
 
-def _load_json(text: str):
+_PAGE_TYPES = frozenset({"webpage", "collectionpage", "itempage", "aboutpage", "medicalwebpage"})
+
+
+def _own_items(typed: list[tuple[dict, set[str]]], nested: set[int], url: str | None) -> list[tuple[dict, set[str]]]:
+    """The items that describe the page itself, best first.
+
+    An item of a creative type (`CREATIVE_TYPES`) not inside a listing or another item's
+    parts.  Where some of them name the page's URL as their address (``url``, ``@id``,
+    ``mainEntityOfPage``), those come first and the ones naming another address are
+    another page's (a teaser, a template's placeholder); where none does (the URL is a
+    redirector's or unknown), all count.  Then an article before the WebPage that holds it.
+    """
+    page = _address(url)
+    own = []
+    for it, types in typed:
+        if types & CREATIVE_TYPES and id(it) not in nested:
+            named = {a for a in map(_address, _addresses(it)) if a}
+            own.append((it, types, page in named if page else None, bool(named)))
+    if any(names_page for _, _, names_page, _ in own):
+        own = [o for o in own if o[2] or not o[3]]
+    own.sort(key=lambda o: (not o[2], not (o[1] - _PAGE_TYPES)))  # sort is stable: page order within each rank
+    return [(it, types) for it, types, _, _ in own]
+
+
+def _addresses(item: dict):
+    """The addresses an item gives for the page it describes."""
+    for key in ("url", "@id", "mainEntityOfPage"):
+        value = item.get(key)
+        if isinstance(value, dict):
+            value = value.get("@id") or value.get("url")
+        if isinstance(value, str):
+            yield value
+
+
+def _address(url: str | None) -> str:
+    """A page's address as compared here: without scheme, ``www.``, query, fragment and trailing
+    slash, lower-cased ("" for one that names no page, such as ``#article``)."""
+    if not url:
+        return ""
+    url = url.split("#", 1)[0].split("?", 1)[0].split("://", 1)[-1]
+    if url.startswith("www."):
+        url = url[4:]
+    return url.rstrip("/").lower() if "." in url.split("/", 1)[0] else ""
+
+
+def load_json(text: str):
     text = text.strip()
     if text.startswith("<!--"):
         text = text[4:].rsplit("-->", 1)[0]
@@ -227,22 +285,33 @@ def _load_json(text: str):
             return None
 
 
-def _collect_items(data, items: list[dict], depth: int = 0) -> None:
-    """Every JSON-LD object in `data` that has a type: top level, in ``@graph``, or nested in fields."""
+def _collect_items(data, items: list[dict], nested: set[int], depth: int = 0, inside: bool = False) -> None:
+    """Every JSON-LD object in `data` that has a type: top level, in ``@graph``, or nested in fields;
+    the id() of those inside a listing or another item's parts (``itemListElement``, ``hasPart``)
+    into `nested`."""
     if depth > 6:
         return
     if isinstance(data, list):
         for d in data:
-            _collect_items(d, items, depth + 1)
+            _collect_items(d, items, nested, depth + 1, inside)
     elif isinstance(data, dict):
         if "@type" in data:
             items.append(data)
+            if inside:
+                nested.add(id(data))
         for key in ("@graph", "mainEntity", "mainEntityOfPage", "itemListElement", "hasPart"):
             if key in data and not isinstance(data[key], str):
-                _collect_items(data[key], items, depth + 1)
+                _collect_items(data[key], items, nested, depth + 1, inside or key in ("itemListElement", "hasPart"))
 
 
-def _types(item: dict) -> set[str]:
+def json_ld_items(data) -> list[dict]:
+    """Every JSON-LD object in a script's decoded `data` that has a type (`_collect_items`), nested ones included."""
+    items: list[dict] = []
+    _collect_items(data, items, set())
+    return items
+
+
+def item_types(item: dict) -> set[str]:
     t = item.get("@type")
     return {x.lower() for x in (t if isinstance(t, list) else [t]) if isinstance(x, str)}
 
@@ -264,7 +333,7 @@ def _names(value, by_id: dict, depth: int = 0):
     if isinstance(value, dict):
         if "name" not in value and isinstance(value.get("@id"), str) and value["@id"] in by_id:
             value = by_id[value["@id"]]
-        org = bool(_types(value) & {"organization", "newsmediaorganization", "corporation"})
+        org = bool(item_types(value) & {"organization", "newsmediaorganization", "corporation"})
         value = value.get("name")
         if isinstance(value, list):
             value = ", ".join(v for v in value if isinstance(v, str))
@@ -347,8 +416,12 @@ def _read_time(times, dates, lang) -> None:
 
 
 def _url_dates(url: str | None) -> list[Signal]:
-    if url and (m := _URL_DATE.search(url)) and (iso := parse_date(f"{m[1]}-{m[2]}-{m[3]}")):
-        return [Signal(iso, "url", "path", m[0])]
+    if not url:
+        return []
+    for m in _URL_DATE.finditer(url.split("?", 1)[0]):
+        y, mo, d = (m[1], m[2], m[3]) if m[1] else (m[4], m[5], m[6])
+        if iso := parse_date(f"{y}-{int(mo):02d}-{int(d):02d}"):
+            return [Signal(iso, "url", "path", m[0])]
     return []
 
 

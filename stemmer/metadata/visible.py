@@ -64,6 +64,7 @@ class Visible:
     author: str | None = None
     date_text: str | None = None  # the text the date was read from (`date`'s, else `updated`'s)
     above: bool = False           # that date stands above the headline, not in the byline below it
+    distance: int = 0             # pieces of text between the headline and that date (negative: above)
 
 
 def headline_element(root, title: str | None, h1s: tuple | None = None):
@@ -133,7 +134,7 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
         return Visible()
     pieces = _Around(head, BEFORE if find_date else BYLINE_BEFORE, with_classes=find_author)
     found_date = updated = author = date_text = None
-    above = False
+    distance = 0
     for p in pieces:  # after the headline first, nearest first
         text = p.text
         if find_date:
@@ -157,7 +158,7 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
                     label += " " + after.text   # "2025-01-08" "に更新" (Japanese and Korean label after the date)
                 labelled = _UPDATED.search(label) is not None
                 if found_date is None and (updated is None or not labelled):
-                    date_text, above = text, p.distance < 0
+                    date_text, distance = text, p.distance
                 if labelled:
                     updated = updated or iso
                 else:
@@ -166,7 +167,45 @@ def visible_metadata(root, title: str | None = None, *, lang: str | None = None,
             author = _byline(p, pieces)
         if (found_date or not find_date) and (author or not find_author):
             break
-    return Visible(found_date, updated, author, date_text, above)
+    return Visible(found_date, updated, author, date_text, distance < 0, distance)
+
+
+# What marks an element as a date by its class or id ("post-date", "fbdatum", "Post-pub-time", "fecha"),
+# and a text as one by its label ("Published", "Publié le", "veröffentlicht", "Posted", "Updated").
+_DATE_CLASS = re.compile(r"date|datum|time|fecha|publi|posted", re.I)
+_DATE_LABEL = re.compile(r"publi|ffentlicht|posted|updated", re.I)
+MARKED_READ = 40  # marked texts read at most (a listing has one per teaser)
+MARKED_TEXT = 2 * PROSE  # characters: a longer marked text is not a date line
+
+
+def marked_date(root, lang: str | None = None) -> tuple[str, str] | None:
+    """The first date (ISO, and its text) in the page's body that an element's class or id, or
+    its text's label, marks as a date, or None.
+
+    For a page whose statements and headline say nothing of its date (a wrong headline, a
+    date at the foot of its post): its template still marks where it shows one
+    ("news-list-date", "Post-pub-time", "Dieser Beitrag wurde am 3. Dezember 2011 veröffentlicht").
+    """
+    body = next(root.iter("body"), root)
+    read = 0
+    for el in body.iter():
+        tag = el.tag
+        if type(tag) is not str or tag in _SKIP:
+            continue
+        words = el.get("class"), el.get("id")
+        if (words[0] and _DATE_CLASS.search(words[0])) or (words[1] and _DATE_CLASS.search(words[1])):
+            texts = [" ".join(" ".join(_TEXT_NODES(el)).split())]
+        else:
+            texts = [t for t in (el.text, el.tail) if t and len(t) <= 4 * MARKED_TEXT and _DATE_LABEL.search(t)]
+        for text in texts:
+            text = " ".join(text.split())
+            if text and len(text) <= MARKED_TEXT and may_hold_date(text):
+                if iso := parse_date(text, lang=lang):
+                    return iso, text
+                read += 1
+                if read >= MARKED_READ:
+                    return None
+    return None
 
 
 @functools.lru_cache(maxsize=4096)  # a site's pages share their labels ("Share", "Posted in")

@@ -1,7 +1,9 @@
-"""The drift signal of an extract run: per site, the share of pages that matched no layout.
+"""The drift signal of an extract run: per site, the share of pages that matched no layout,
+and per layout, the share of its pages where each named field came out empty.
 
-A site that redesigns its templates shows up as a jump in that share; a daily
-job reads it from ``extract --stats FILE`` and alerts.
+A site that redesigns its templates shows up as a jump in the first share; one
+that moves a field (the price, the tags) out of its slot, as a jump in the second.
+A daily job reads them from ``extract --stats FILE`` and alerts.
 """
 from __future__ import annotations
 
@@ -24,6 +26,8 @@ class SiteCount:
     layouts: Counter = field(default_factory=Counter)
     methods: Counter = field(default_factory=Counter)
     has_patterns: bool = True
+    field_pages: Counter = field(default_factory=Counter)  # (layout, field) -> matched pages of the layout
+    field_empty: Counter = field(default_factory=Counter)  # (layout, field) -> those where it was empty
 
     @property
     def unmatched(self) -> int:
@@ -48,6 +52,7 @@ class DriftStats:
         # `Patterns` (not iterable: a `LazyPatterns` answers `in` by reading one file), or site names
         known = sites_with_patterns
         self.known = set(known) if isinstance(known, Iterable) else known
+        self._names: dict[tuple[str, str], frozenset[str] | None] = {}
 
     def add(self, ex: Extraction) -> None:
         """Count one extracted page."""
@@ -60,6 +65,21 @@ class DriftStats:
             count.matched += 1
             if ex.pattern:
                 count.layouts[ex.pattern] += 1
+                named = self._named(ex.site, ex.pattern)
+                for name, value in ex.fields.items():
+                    if named is None or name in named:
+                        count.field_pages[ex.pattern, name] += 1
+                        count.field_empty[ex.pattern, name] += not value
+
+    def _named(self, site: str, layout_id: str) -> frozenset[str] | None:
+        """The fields the layout's slots name (not what every page states: `BUILTIN_FIELDS`, nor
+        a date's ``_iso``), or None where the patterns are not at hand: every field counts."""
+        key = (site, layout_id)
+        if key not in self._names:
+            patterns = self.known.get(site) if hasattr(self.known, "get") else None
+            layout = next((lay for lay in patterns.layouts if lay.id == layout_id), None) if patterns else None
+            self._names[key] = frozenset(s.field for s in layout.sections if s.field) if layout else None
+        return self._names[key]
 
     def to_json(self) -> dict:
         """The ``--stats`` document: totals and one entry per site, sorted."""
@@ -72,7 +92,8 @@ class DriftStats:
             "sites": {
                 site: {"pages": c.pages, "matched": c.matched, "unmatched": c.unmatched,
                        "unmatched_share": round(c.unmatched_share, 4), "patterns": c.has_patterns,
-                       "layouts": dict(sorted(c.layouts.items())), "methods": dict(sorted(c.methods.items()))}
+                       "layouts": dict(sorted(c.layouts.items())), "methods": dict(sorted(c.methods.items())),
+                       **({"fields": _fields(c)} if c.field_pages else {})}
                 for site, c in sorted(self.sites.items())
             },
         }
@@ -85,4 +106,19 @@ class DriftStats:
                for site, c in ranked[:limit]]
         if len(ranked) > limit:
             out.append(f"... and {len(ranked) - limit} more sites (see --stats)")
+        empty = sorted(((c.field_empty[k] / n, site, k, c.field_empty[k], n) for site, c in self.sites.items()
+                        for k, n in c.field_pages.items() if c.field_empty[k]), key=lambda t: (-t[0], t[1], t[2]))
+        out += [f"{site}: layout {lay}: field {name!r} empty on {k} of {n} pages ({share:.0%})"
+                for share, site, (lay, name), k, n in empty[:limit]]
+        if len(empty) > limit:
+            out.append(f"... and {len(empty) - limit} more empty fields (see --stats)")
         return out
+
+
+def _fields(c: SiteCount) -> dict:
+    """Per layout, per named field: its pages, those where it came out empty, and their share."""
+    out: dict[str, dict] = {}
+    for (lay, name), n in sorted(c.field_pages.items()):
+        empty = c.field_empty[lay, name]
+        out.setdefault(lay, {})[name] = {"pages": n, "empty": empty, "empty_share": round(empty / n, 4)}
+    return out

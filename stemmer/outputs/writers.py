@@ -22,7 +22,7 @@ def to_record(ex: Extraction) -> dict:
     return {"id": ex.id, "url": ex.url, "site": ex.site, "matched": ex.matched, "pattern": ex.pattern,
             "similarity": ex.similarity, "method": ex.method, "title": ex.title,
             "date": ex.date, "author": ex.author, "date_from": ex.date_from, "author_from": ex.author_from,
-            "text": "\n".join(b.text for b in _main_blocks(ex)), "sub": ex.sub}
+            "text": "\n".join(b.text for b in _main_blocks(ex)), "sub": ex.sub, "fields": ex.fields}
 
 
 def jsonl_line(record: dict) -> bytes:
@@ -41,6 +41,8 @@ def jsonl_line(record: dict) -> bytes:
                     if not math.isfinite(value):
                         raise TypeError("not finite")
                     encoded = repr(value).encode()
+                elif type(value) is dict:  # orjson writes no spaces inside: the fields, by json as a whole
+                    encoded = _JSON.encode(value).encode("utf-8")
                 else:
                     encoded = _orjson_dumps(value)
                 parts += (_orjson_dumps(key), b": ", encoded, b", ")
@@ -55,9 +57,12 @@ def to_webstemmer(ex: Extraction) -> str:
     """Webstemmer's extract format: ``!MATCHED``/``!UNMATCHED``, ``PATTERN:``, ``TITLE:``, ``MAIN-n:``, ``SUB-n:``.
 
     A page's date and author, where known, follow as ``DATE:`` and ``AUTHOR:`` lines
-    (after ``PATTERN:``, or after ``!UNMATCHED:``).
+    (after ``PATTERN:``, or after ``!UNMATCHED:``), then its named fields as
+    ``FIELD-name:`` lines, one per value (none for an empty one).
     """
     known = [f"{key}: {_one_line(value)}" for key, value in (("DATE", ex.date), ("AUTHOR", ex.author)) if value]
+    known += [f"FIELD-{name}: {_one_line(v)}" for name, value in ex.fields.items()
+              for v in (value if isinstance(value, list) else [value]) if v]
     if not ex.matched:
         return "\n".join([f"!UNMATCHED: {ex.id}", *known]) + "\n\n"
     lines = [f"!MATCHED: {ex.id}", f"PATTERN: {ex.pattern}", *known]
@@ -90,12 +95,17 @@ _PREFIX = {"h1": "## ", "h2": "## ", "h3": "### ", "h4": "#### ", "h5": "##### "
 
 
 def front_matter(ex: Extraction) -> str:
-    """The page's YAML front matter: its URL (else its id), title, date and author, those it has."""
+    """The page's YAML front matter: its URL (else its id), title, date and author, those it has,
+    and its named fields (a mapping under ``fields``, each value a JSON string or list: valid YAML)."""
     fields = [("url", ex.url) if ex.url else ("id", ex.id), ("title", ex.title), ("date", ex.date),
               ("author", ex.author)]
     # Strings as JSON strings (valid YAML, escapes included); the ISO date bare, as YAML reads dates.
     lines = [f"{key}: {value if key == 'date' else json.dumps(value, ensure_ascii=False)}"
              for key, value in fields if value]
+    if ex.fields:
+        lines.append("fields:")
+        lines += [f"  {json.dumps(name, ensure_ascii=False)}: {json.dumps(value, ensure_ascii=False)}"
+                  for name, value in ex.fields.items()]
     return "---\n" + "\n".join(lines) + "\n---"
 
 

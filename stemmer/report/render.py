@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 from html import escape
 
-from stemmer.layout.model import Layout
+from stemmer.layout.model import Layout, Section
 from stemmer.report import charts
 from stemmer.report.collect import PageView, ReportData, SiteView
 
@@ -48,7 +48,7 @@ tr.role-date td.role,tr.role-author td.role,tr.role-byline td.role,.r-date{color
 tr.role-title{background:#eaf1fc}tr.role-main{background:#eaf7ef}tr.role-sub{background:#fdf5e6}
 tr.role-static,tr.role-dropped,tr.role-none{color:#777}
 .badge{display:inline-block;font-size:11px;padding:0 6px;border-radius:8px;background:#e3e5e8;margin-left:4px;color:#333}
-.badge.stale{background:#f6d7d3}.badge.pinned{background:#dce7fa}.badge.new{background:#d9f2e1}
+.badge.stale{background:#f6d7d3}.badge.pinned{background:#dce7fa}.badge.field{background:#f3e6c4}.badge.new{background:#d9f2e1}
 details.layout,details.page{background:#fff;border:1px solid var(--line);border-radius:6px;padding:6px 10px;margin:8px 0}
 details>summary{cursor:pointer;font-weight:600}
 details.members>summary{font-weight:400;color:#667}
@@ -167,7 +167,40 @@ def _flags(lay: Layout) -> str:
         flags += ' <span class="badge stale">stale</span>'
     if any(s.pinned for s in lay.sections):
         flags += ' <span class="badge pinned">pinned roles</span>'
+    if named := sum(bool(s.field) for s in lay.sections):
+        flags += f' <span class="badge field">{named} named field{"" if named == 1 else "s"}</span>'
     return flags
+
+
+def _field_badge(s: Section) -> str:
+    """The badge of a named slot: its name, and whether it is a list, an address or a date."""
+    if not s.field:
+        return ""
+    kind = ", ".join(k for k, on in (("list", s.many), (s.field_type, s.field_type != "text")) if on)
+    return f' <span class="badge field">field {escape(s.field)}{f" ({kind})" if kind else ""}</span>'
+
+
+def _fields(lay: Layout, samples: list[PageView]) -> str:
+    """The layout's named fields, each with its slot and its value on each sample page."""
+    named = [(i, s) for i, s in enumerate(lay.sections) if s.field]
+    if not named:
+        return ""
+    head = "".join(f"<th>{escape(_cut(pv.url or pv.id, 40))}</th>" for pv in samples)
+    rows = []
+    for i, s in named:
+        cells = "".join(f"<td>{escape(_cut(_shown(pv.extraction.fields.get(s.field)), MAX_CELL))}</td>"
+                        for pv in samples)
+        rows.append(f'<tr class="field" data-field="{escape(s.field)}"><td>{escape(s.field)}</td>'
+                    f'<td class="num">{i}</td>{cells}</tr>')
+    return (f"<h4>Named fields</h4><table class='fields'><tr><th>field</th><th>slot</th>{head}</tr>"
+            + "".join(rows) + "</table>")
+
+
+def _shown(value) -> str:
+    """A field's value as the report shows it: a list joined by `` · ``, nothing as a dash."""
+    if isinstance(value, list):
+        return " · ".join(value) or "–"
+    return value or "–"
 
 
 def _layout_anchor(view: SiteView, lay: Layout) -> str:
@@ -187,7 +220,7 @@ def _layout(view: SiteView, lay: Layout, *, open_: bool) -> str:
                                                f'</details>' if lay.members else "–") + '</dd></dl>']
     rows = []
     for i, s in enumerate(lay.sections):
-        pin = ' <span class="badge pinned">pinned</span>' if s.pinned else ""
+        pin = (' <span class="badge pinned">pinned</span>' if s.pinned else "") + _field_badge(s)
         rows.append(f'<tr class="slot role-{s.role}" data-slot="{i}" data-key="{escape(s.key)}" '
                     f'data-role="{s.role}"><td class="num">{i}</td><td class="key">{escape(s.key)}</td>'
                     f'<td class="role">{s.role}{pin}</td><td class="num">{s.diff:.3f}</td>'
@@ -202,7 +235,7 @@ def _layout(view: SiteView, lay: Layout, *, open_: bool) -> str:
                  + "".join(_page(pv, open_=open_ and k == 0) for k, pv in enumerate(samples)))
     elif view.pages:
         pages = '<p class="muted">No input page matched this layout.</p>'
-    return head + "".join(facts) + table + pages + "</details>"
+    return head + "".join(facts) + table + _fields(lay, samples) + pages + "</details>"
 
 
 def _page(pv: PageView, *, open_: bool = False) -> str:

@@ -129,9 +129,20 @@ def test_site_model_decides_the_unmatched_pages_of_its_site(learned):
 
     from stemmer.layout.model import PatternSet
 
-    [ex] = extract([odd_page()], PatternSet({"example.com": learned}), fallback=Fallback(Refusing()))
+    # no layout matches at a threshold above any similarity: the page is the site model's
+    [ex] = extract([odd_page()], PatternSet({"example.com": learned}), threshold=1.01, fallback=Fallback(Refusing()))
     assert (ex.matched, ex.method) == (False, "classifier")
     assert "letter 2 to the council" in ex.text
+
+
+def test_a_page_foreign_to_the_layout_it_resembles_goes_to_the_generic_model(learned):
+    """The site model learned from the layouts that fail the page: the generic model reads it."""
+    from stemmer.layout.model import PatternSet
+
+    generic = Everything()
+    [ex] = extract([odd_page()], PatternSet({"example.com": learned}), threshold=0.0, fallback=Fallback(generic))
+    assert (ex.matched, ex.method) == (False, "classifier") and ex.pattern is not None  # the layout it stood in for
+    assert generic.seen and "letter 2 to the council" in ex.text
 
 
 def test_site_files_round_trip_and_a_corrupt_model_falls_back_with_a_warning(learned, tmp_path, caplog):
@@ -142,7 +153,7 @@ def test_site_files_round_trip_and_a_corrupt_model_falls_back_with_a_warning(lea
     assert loaded.noise == learned.noise and loaded.model == tmp_path / "example.com.model.json"
     (tmp_path / "example.com.model.npz").write_bytes(b"not a zip")
     generic = Everything()
-    [ex] = extract([odd_page()], load_patterns(tmp_path), fallback=Fallback(generic))
+    [ex] = extract([odd_page()], load_patterns(tmp_path), threshold=1.01, fallback=Fallback(generic))  # unmatched
     assert ex.method == "classifier" and generic.seen
     assert "corrupt classifier model arrays" in caplog.text and "using the generic model" in caplog.text
 

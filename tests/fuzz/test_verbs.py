@@ -29,7 +29,7 @@ FUZZ = settings(max_examples=int(os.environ.get("STEMMER_FUZZ_EXAMPLES", 6)), de
 SITES = ("alpha.example", "beta.example")
 # Every verb that reads pages or pattern files; `crawl` is fuzzed against a local server in
 # test_crawl.py.  A new verb (such as `train`) must join here: test_every_verb_is_fuzzed says so.
-FUZZED_VERBS = {"analyze", "extract", "update", "report", "html2txt", "train"}
+FUZZED_VERBS = {"analyze", "extract", "update", "report", "html2txt", "train", "label"}
 
 
 def test_every_verb_is_fuzzed():
@@ -107,6 +107,8 @@ def test_hostile_pages_through_every_verb(seed, tmp_path_factory, capsys, caplog
         assert run(capsys, caplog, "update", patterns, crawl)[0] in (0, 1)
         assert run(capsys, caplog, "report", patterns, crawl, "-o", out / "r.html")[0] in (0, 1)
         assert run(capsys, caplog, "train", patterns, crawl, "-o", out / "model")[0] in (0, 1)
+        assert run(capsys, caplog, "label", "-p", patterns, crawl, "--field", "owner=Copyright",
+                   "--pages", crawl)[0] in (0, 1)
     assert_whole_files(patterns, out)
 
 
@@ -147,7 +149,8 @@ def test_mutated_pattern_noise_and_model_files(seed, learned, tmp_path_factory, 
             ("extract", "-p", site_file, mirror, "-o", tmp / "y.jsonl"),
             ("extract", "--model", model, mirror, "-o", tmp / "z.jsonl"),
             ("report", patterns, mirror, "-o", tmp / "r.html"),
-            ("update", patterns, mirror)]
+            ("update", patterns, mirror),
+            ("label", "-p", patterns, mirror / SITES[0] / "a0.html", "--field", "owner=Copyright")]
     for argv in runs:
         code, said = run(capsys, caplog, *argv)
         if code != 0:  # one clear line: the file and what is wrong with it

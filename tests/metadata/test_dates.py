@@ -113,3 +113,18 @@ def test_the_memo_keeps_each_reading_apart():
     assert parse_date("3 days ago", reference=date(2024, 3, 10)) == "2024-03-07"
     assert parse_date("3 days ago", reference=date(2024, 3, 11)) == "2024-03-08"
     assert parse_date("3 days ago") is None
+
+
+def test_a_copyright_year_is_never_a_dates_year():
+    assert parse_date("© 2025 March 3 people like this") is None
+    assert parse_date("Copyright 2024 May 1 comment") is None
+    assert parse_date("2024 March 5") == "2024-03-05"
+
+
+@pytest.mark.parametrize("text, iso", [
+    ("5. marts 2024", "2024-03-05"), ("12 augusti 2023", "2023-08-12"), ("2024. március 5.", "2024-03-05"),
+    ("5 de març de 2024", "2024-03-05"), ("12 січня 2024", "2024-01-12"), ("3 Μαΐου 2021", "2021-05-03"),
+    ("14 května 2022", "2022-05-14"), ("3 iunie 2020", "2020-06-03"),
+])
+def test_month_names_of_more_languages(text, iso):  # da, sv, hu, ca, uk, el, cs, ro pages of the dates set's kind
+    assert parse_date(text) == iso

@@ -97,3 +97,25 @@ def test_the_h1s_found_in_the_same_walk_give_the_headline_its_surroundings_read(
     shown = page_metadata(root, title="Storm hits coast", signals=signals)
     assert (shown.date, shown.author) == ("2024-03-05", "Jane Doe")
     assert page_metadata(root, title="Storm hits coast") == shown
+
+
+def test_json_ld_dates_are_the_pages_own_items_not_a_listings_a_comments_or_another_pages():
+    listing = ld({"@type": "ItemList", "itemListElement": [
+        {"@type": "Article", "headline": "Other", "datePublished": "2026-02-25T11:11:03",
+         "mainEntityOfPage": "https://x.org/other"}]})
+    comment = ld({"@type": "Comment", "datePublished": "2024-01-02", "text": "Nice"})
+    assert page_signals(page(head=listing + comment), "https://x.org/thread").dates == ()
+    # mceb 0103: the WebPage names this page; the article names a template's placeholder address
+    graph = ld({"@graph": [{"@type": "WebPage", "url": "https://www.x.org/post/", "datePublished": "2023-05-18"}]})
+    article = ld({"@type": "NewsArticle", "mainEntityOfPage": {"@id": "https://google.com/article"},
+                  "datePublished": "2023-05-17"})
+    signals = page_signals(page(head=graph + article), "https://x.org/post")
+    assert [d.value for d in signals.dates] == ["2023-05-18"]
+    # a redirector's URL that no item names: every item of the page counts
+    assert [d.value for d in page_signals(page(head=article), "https://feeds.x.org/~r/1").dates] == ["2023-05-17"]
+
+
+def test_a_date_in_the_url_written_without_separators():
+    assert [d.value for d in page_signals(page(), "https://x.org/news/20200623/a.html").dates] == ["2020-06-23"]
+    assert page_signals(page(), "https://x.org/v/99cd6b51c20200623").dates == ()  # inside an id: no date
+    assert page_signals(page(), "https://x.org/2011/12/slug/").dates == ()  # a month alone is no date
