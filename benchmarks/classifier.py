@@ -48,7 +48,7 @@ a pattern-only `stemmer extract` of one page (a fresh interpreter).
         # saved models, no CV, on sets none of them trained on (the whole `extract` fallback path)
     python benchmarks/classifier.py --dump-probs generic --sets cleaneval l3s_gn1 dragnet mceb jekyll_sites web_sites --work W
     python benchmarks/classifier.py --decide-only generic --work W --decision-sets mceb jekyll_sites web_sites
-        # the page-level decision (classify/decode.py) fitted and scored under site-grouped CV on cached
+        # the Viterbi decision (benchmarks/viterbi.py) fitted and scored under site-grouped CV on cached
         # probabilities (a CV run's own cache works too: --decide-only ROW --work of that run)
 
 Every run prints SH precision / recall / F1 of each system, and F1 by page type for mceb and wcxb.
@@ -79,7 +79,7 @@ from stemmer.classify.embed import CachedEmbedder, SentenceTransformerEmbedder, 
 from stemmer.classify.features import GROUPS, Featurizer, Vocabulary, page_table  # noqa: E402
 from stemmer.classify.model import BlockClassifier  # noqa: E402
 from stemmer.classify.title import choose_title  # noqa: E402
-from stemmer.extract.fallback import main_blocks  # noqa: E402
+from stemmer.extract.decide import page_blocks  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 TOOLS = SHARED / "tools"
@@ -288,7 +288,7 @@ def write_predictions(corpus: Corpus, probs, threshold: float, work: Path, row: 
         if probs[i] is None:  # a pattern-labelled training page
             continue
         title = corpus.titles[i]
-        text = "\n".join(b.text for b, main in zip(p.table.blocks, main_blocks(p.table, probs[i], threshold))
+        text = "\n".join(b.text for b, main in zip(p.table.blocks, page_blocks(p.table, probs[i], threshold))
                          if main)
         if p.dataset not in files:
             out[p.dataset] = work / f"{p.dataset}.{row}.jsonl"
@@ -484,7 +484,7 @@ def kept_boilerplate(sets: list[str], n_pages: int) -> None:
                 continue
             labels = align([b.text for b in t.blocks], r["text"]).labels()
             gold = [i for i, lab in enumerate(labels) if lab]
-            for i, kept in enumerate(main_blocks(t, clf.predict_proba(t), clf.threshold)):
+            for i, kept in enumerate(page_blocks(t, clf.predict_proba(t), clf.threshold)):
                 b = t.blocks[i]
                 if not kept or labels[i]:
                     good += b.weight if kept else 0
@@ -554,7 +554,7 @@ def _mean_sh_f1(pages, probs, threshold) -> float:
     sys.path.insert(0, str(TOOLS))
     from score import sh_f1
 
-    return float(np.mean([sh_f1("\n".join(b.text for b, main in zip(p.table.blocks, main_blocks(p.table, pr, threshold))
+    return float(np.mean([sh_f1("\n".join(b.text for b, main in zip(p.table.blocks, page_blocks(p.table, pr, threshold))
                                           if main), p.gold)
                           for p, pr in zip(pages, probs)]))
 
@@ -594,7 +594,7 @@ DECISION_SETS = GOLD3["train_sets"]
 
 
 def decide_only(work: Path, row: str, log, ablate=(), decision_sets=None) -> dict:
-    """The page-level decision (`stemmer.classify.decode`) fitted and scored under the row's CV.
+    """The Viterbi page-level decision (benchmarks/viterbi.py) fitted and scored under the row's CV.
 
     Reads the pages and the row's out-of-fold probabilities that a run of this
     benchmark cached in `work`.  For each fold, the decision's weights (a logistic
@@ -603,16 +603,16 @@ def decide_only(work: Path, row: str, log, ablate=(), decision_sets=None) -> dic
     the other folds of `DECISION_SETS`, and the fold's pages are decided with
     them.  Printed beside the threshold alone, the decision without its Viterbi
     pass or its one-block rule, and (`ablate`) without each of these terms;
-    last, the weights fitted on all pages of `DECISION_SETS`, for decode.py.
+    last, the weights fitted on all pages of `DECISION_SETS`, for viterbi.py.
     """
     import pickle
 
     from sklearn.linear_model import LogisticRegression
 
     decision_sets = decision_sets or DECISION_SETS
-    today = main_blocks  # today's rules, beside which the decision is scored
+    today = page_blocks  # today's rules, beside which the decision is scored
 
-    from stemmer.classify import decode
+    import viterbi as decision  # benchmarks/viterbi.py, beside this file
 
     sys.path.insert(0, str(TOOLS))
     from score import shingle_prf, tokenize
@@ -640,8 +640,8 @@ def decide_only(work: Path, row: str, log, ablate=(), decision_sets=None) -> dic
     threshold = T.DEFAULT_THRESHOLD
     for p in pages:
         p["probs"] = by_id[p["id"]]
-        p["terms"] = decode.block_terms(p["table"], p["probs"], threshold)
-        p["pairs"] = decode.pair_links(p["table"])
+        p["terms"] = decision.block_terms(p["table"], p["probs"], threshold)
+        p["pairs"] = decision.pair_links(p["table"])
         p["tokens"] = [tokenize(b.text) for b in p["table"].blocks]
         p["gold_tokens"] = tokenize(p["gold"])
         p["fold"] = fold_of[p["site"]]
@@ -654,7 +654,7 @@ def decide_only(work: Path, row: str, log, ablate=(), decision_sets=None) -> dic
     def fit(train, drop=None):
         X = np.vstack([p["terms"] for p in train])
         if drop is not None:
-            X[:, decode.TERMS.index(drop)] = 0.0  # the term left out: its weight stays 0
+            X[:, decision.TERMS.index(drop)] = 0.0  # the term left out: its weight stays 0
         y = np.concatenate([p["labels"] for p in train])
         per_set = Counter(p["dataset"] for p in train)  # each page weighs the same, each set too
         w = np.concatenate([np.maximum([b.weight for b in p["table"].blocks], 1) /
@@ -670,13 +670,13 @@ def decide_only(work: Path, row: str, log, ablate=(), decision_sets=None) -> dic
 
     def choose(train):
         fitted = np.asarray(fit(train))
-        bias = decode.TERMS.index("bias")
+        bias = decision.TERMS.index("bias")
         grid = [(lam, off) for lam in PAIRS for off in OFFSETS]
 
         def value(lam, off):
             w = fitted.copy()
             w[bias] += off
-            return mean_by_set([(p, f1(p, decode.viterbi(p["terms"] @ w, lam * p["pairs"]))[2]) for p in train])
+            return mean_by_set([(p, f1(p, decision.viterbi(p["terms"] @ w, lam * p["pairs"]))[2]) for p in train])
 
         lam, off = max(grid, key=lambda g: value(*g))
         fitted[bias] += off
@@ -693,9 +693,9 @@ def decide_only(work: Path, row: str, log, ablate=(), decision_sets=None) -> dic
         without = {}
         for t in ablate:  # refitted without the term, at the full decision's pass and shift
             w = np.asarray(fit(train, drop=t))
-            w[decode.TERMS.index("bias")] += off
+            w[decision.TERMS.index("bias")] += off
             without[t] = w
-        log(f"  fold {f}: pair {lam}, weights " + ", ".join(f"{n} {w:+.2f}" for n, w in zip(decode.TERMS, weights)))
+        log(f"  fold {f}: pair {lam}, weights " + ", ".join(f"{n} {w:+.2f}" for n, w in zip(decision.TERMS, weights)))
         for p in pages:
             if p["fold"] != f:
                 continue
@@ -703,12 +703,12 @@ def decide_only(work: Path, row: str, log, ablate=(), decision_sets=None) -> dic
             systems["threshold"][p["id"]] = f1(p, p["probs"] >= threshold)
             systems["today's rules"][p["id"]] = f1(p, today(p["table"], p["probs"], threshold))
             systems["decision, no pass"][p["id"]] = f1(p, score > 0)
-            keep = decode.viterbi(score, lam * p["pairs"])
+            keep = decision.viterbi(score, lam * p["pairs"])
             systems["decision, no one-block rule"][p["id"]] = f1(p, keep)
-            systems[shipped][p["id"]] = f1(p, decode.dominant_block(p["table"], keep))
+            systems[shipped][p["id"]] = f1(p, decision.dominant_block(p["table"], keep))
             for t, w in without.items():
-                keep = decode.viterbi(p["terms"] @ w, lam * p["pairs"])
-                systems[f"{shipped} - {t}"][p["id"]] = f1(p, decode.dominant_block(p["table"], keep))
+                keep = decision.viterbi(p["terms"] @ w, lam * p["pairs"])
+                systems[f"{shipped} - {t}"][p["id"]] = f1(p, decision.dominant_block(p["table"], keep))
     table = {}
     for name, got in systems.items():
         for p in pages:
@@ -726,7 +726,7 @@ def decide_only(work: Path, row: str, log, ablate=(), decision_sets=None) -> dic
             for n in systems) + " |")
     weights, lam, _ = choose([p for p in pages if p["dataset"] in decision_sets])
     print("\nfitted on all pages of " + ", ".join(decision_sets) + f": PAIR = {lam}\nWEIGHTS = (" +
-          ", ".join(f"{w:.3f}" for w in weights) + ")  # " + ", ".join(decode.TERMS))
+          ", ".join(f"{w:.3f}" for w in weights) + ")  # " + ", ".join(decision.TERMS))
     return {"table": {c: {n: [float(np.mean([v[j] for v in vals[n]])) for j in range(3)] for n in vals}
                       for c, vals in table.items()}, "weights": weights, "pair": lam, "folds": chosen_params}
 

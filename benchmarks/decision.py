@@ -5,7 +5,7 @@ pages as ``layouts.py --train-pages K``), analyze the train pages, match each
 test page with gold text, and record for each block of a matched page its
 slot's evidence (`SlotEvidence`), the layout's vote (main slot, or a block no
 slot knows inside the main-text container), the generic classifier's
-probability and page decision (`main_blocks`) and the block's gold label
+probability and page decision (`page_blocks`) and the block's gold label
 (`label_blocks`).  Then score each
 `CLASSIFIER_PAGES` of a grid by the letters-weighted F1 of the main text per
 page (the blocks' letters standing in for SH F1), mean over a site's pages,
@@ -41,7 +41,8 @@ from stemmer.classify.features import page_table  # noqa: E402
 from stemmer.classify.label import label_blocks  # noqa: E402
 from stemmer.extract import SiteMatcher  # noqa: E402
 from stemmer.extract.apply import slot_evidence  # noqa: E402
-from stemmer.extract.fallback import Fallback, main_blocks  # noqa: E402
+from stemmer.extract.decide import page_blocks  # noqa: E402
+from stemmer.extract.fallback import Fallback  # noqa: E402
 
 TRAIN_SETS = ("jekyll_sites", "web_sites")
 CHECK_SETS = ("cleanportaleval", "dragnet")
@@ -82,7 +83,7 @@ def record(dataset: str, work: Path, fallback: Fallback) -> list[dict]:
             if match.layout is None:
                 continue
             probs, threshold = fallback._page_probs(table, site.noise, clf)
-            chosen = main_blocks(table, probs, threshold) if probs is not None else None
+            chosen = page_blocks(table, probs, threshold) if probs is not None else None
             for i, (ev, vote) in enumerate(slot_evidence(page, match, m.keymaker)):
                 b = page.blocks[i]
                 rows.append({"set": dataset, "site": d["site"], "k": k or 0, "page": d["id"],

@@ -46,7 +46,7 @@ except ImportError:
 
 GROUPS = ("pos", "tags", "attrs", "marks", "roles", "ratios", "text", "neigh", "embed")
 # The groups a model uses unless told otherwise: no embedding, no `marks` (measured, not
-# kept: docs/classifier.md), no `roles` (not yet measured under CV).
+# kept: benchmarks/CLASSIFIER-LOG.md), no `roles` (not yet measured under CV).
 DEFAULT_GROUPS = tuple(g for g in GROUPS if g not in ("embed", "marks", "roles"))
 LEVELS = 3  # enclosing elements described besides the block itself
 N_FREQ = 4  # sinusoids of the position encoding (sin + cos each)

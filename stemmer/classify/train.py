@@ -27,16 +27,16 @@ from stemmer.classify.label import align
 
 # Chosen by benchmarks/classifier.py (site-grouped 5-fold CV on the single-page sets).
 DEFAULT_ESTIMATOR = "hgb"
-DEFAULT_THRESHOLD = 0.35  # chosen together with LETTER_POWER (2-fold grid, then held out; docs/classifier.md)
+DEFAULT_THRESHOLD = 0.35  # chosen together with LETTER_POWER (2-fold grid, then held out; benchmarks/CLASSIFIER-LOG.md)
 # Training pages per site (and per kind of label: gold or patterns), so a big site does not dominate.
 PAGES_PER_SITE = 30
 # Each training block weighs its letters to this power (the square root): SH F1 counts words while
 # the loss counts blocks, so a long paragraph should cost more to get wrong than a one-word link
-# (gains on all seven sets under site-grouped CV, docs/classifier.md).  0: every block alike.
+# (gains on all seven sets under site-grouped CV, benchmarks/CLASSIFIER-LOG.md).  0: every block alike.
 LETTER_POWER = 0.5
 # First-stage trees fitted on this many bootstrap samples of the training sites and averaged:
 # a model that depends less on which sites it saw.  1: five bags were steadier under CV but lower
-# held out on dragnet, and walk five times the trees (docs/classifier.md).
+# held out on dragnet, and walk five times the trees (benchmarks/CLASSIFIER-LOG.md).
 BAGS = 1
 
 

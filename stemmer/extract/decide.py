@@ -1,6 +1,26 @@
-"""How the blocks of a page are decided: main text or not.
+"""How a page's blocks are decided: main text or not.
 
-On a page that matched a layout, each block's slot gives the layout's vote
+Two decisions, in the order a page meets them.
+
+**A page no layout covers** (`page_blocks`): which of its blocks are main text, given the
+classifier's probabilities.  The classifier (`stemmer.classify`) scores each block; `page_blocks` turns those
+scores into the page's main text.  It is the one decision `extract` runs for a page
+no layout covers (`Fallback`), and the one the learned-site decision asks where it
+needs the classifier's view of a page.  In order:
+
+1. the blocks at the model's threshold or more (`DOMINANT_SHARE`: a page where none
+   is keeps its one block holding most of its letters);
+2. readers' comments: blocks in a comment section go where the page has text outside
+   it, unless the section is a forum's thread (`is_thread`);
+3. with `regions` (a model that never saw the site): captions beside an image
+   (`drop_captions`), then runs of chosen blocks in a region of the page other than
+   the article's (`drop_boilerplate_regions`, `article_run`).
+
+docs/classifier.md says why each rule is there and what it was measured against;
+alternatives measured and not kept (a Viterbi decision over the block sequence)
+live in benchmarks/.  Only numpy.
+
+**A page that matched a layout** (`is_main`, `decides_alone`, `SlotEvidence`).  On a page that matched a layout, each block's slot gives the layout's vote
 (main, or not), and the classifier's page decision gives another; the two
 weigh together by how much the layout saw of that slot.  A slot seen on
 many pages decides alone; one learned from two or three pages (a new crawl,
@@ -11,7 +31,486 @@ weight for the classifier against it did better (see `CLASSIFIER_PAGES_MAIN`).
 """
 from __future__ import annotations
 
+import functools
+import re
 from dataclasses import dataclass
+
+import numpy as np
+
+# A page where the classifier finds no main text still gives its one block holding this
+# share of its letters.  With the shipped model on cleaneval, l3s_gn1, dragnet and
+# cleanportaleval, this gives cleaneval's two one-block pages their text and changes no other page.
+DOMINANT_SHARE = 0.5
+# A page whose chosen blocks are all readers' comments takes instead its blocks outside
+# them of at least this share of the best one's probability, if they hold
+# `ARTICLE_LETTERS` letters or more (else it is a forum thread, and keeps its comments).
+# Chosen on the single-page dev sets with the generic model (benchmarks/CLASSIFIER-LOG.md).
+ARTICLE_SHARE = 0.5
+ARTICLE_LETTERS = 100
+# A block's last `POST_TAIL` tag path steps (class and id included) are the shape of the post it is in:
+# where most of the chosen letters in a comment section share one with the chosen blocks outside it, the
+# section holds more posts of the same thread (Vanilla's discussion, then its `CommentsWrap`), not readers'
+# comments.  The region step reads the same shape as the article's (`drop_boilerplate_regions`).
+POST_TAIL = 3
+# A stretch of `COPY_BLOCKS` or more chosen blocks holding `COPY_LETTERS` letters or more that repeats, block
+# for block at the same distance, chosen blocks earlier on the page is a second copy of them (a product's
+# description in a desktop and a mobile panel, one hidden by a stylesheet the page links to): a reader sees one.
+COPY_BLOCKS = 3
+COPY_LETTERS = 100
+# Neither comment rule applies to a thread (`is_thread`): a page whose first h1 heading comes before
+# its comment section with fewer than `ARTICLE_LETTERS` letters of its own text between them, where
+# the "comments" are its posts (a forum whose thread is marked up as `comments`).
+# Where the article ends (`drop_boilerplate_regions`): a run of chosen blocks after the
+# article is outside it if less than this share of its letters lies in the article's container;
+BOILERPLATE_INSIDE_SHARE = 0.5
+# a run other than the article's is a list of links if more than this share of its letters is link text;
+BOILERPLATE_LINK_SHARE = 0.5
+# and a class or id word holding one of these marks a region of the page that is not main text
+# (as in readability's and trafilatura's lists of unlikely candidates), as does one that is a comment
+# area's whole name (`comments`, `trackbacks`, WordPress's `respond`; not `commentary`), which the
+# comment rules miss where its element is named `aol-comments` or `atp-comments`.  A comment area
+# follows the article it is about, so such a word marks only the blocks after the article's anchor:
+# before it, a box named `comments` is a forum thread's posts, and inside the article an arXiv
+# listing's `list-comments` lines or a section whose id spells its heading "Respond to review comments".
+COMMENT_AREA_WORDS = re.compile("^(?:comments?|trackbacks?|respond)$")
+BOILERPLATE_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsletter|subscri|footer|nav|menu|meta"
+                               f"|{COMMENT_AREA_WORDS.pattern}")
+# unless the article's own text carries it: one found inside the article's container on elements
+# around this share of its letters is the page's name for its paragraphs (`elementor-widget`).  Where
+# the article's run is one of a repeated structure (below), its own text is the structure's runs (those
+# the markup does not place away from it) inside the element holding them all: a listing whose every
+# item sits in a `post-meta` or `widget-content` box keeps its items.
+OWN_WORD_SHARE = 0.5
+# Runs holding blocks of one tag path (class and id included) are one repeated structure: the items
+# of a listing, the posts of a thread.  Where one holds this many times the prose of the best single
+# run, the article is its best run (a listing's teasers, not the cookie notice beside them).
+REPEAT_SHARE = 2.0
+# The article is the run with the most letters x probability, a block's letters counting in full
+# where it ends as a sentence does and at this share where not (headlines, teasers),
+UNFINISHED_SHARE = 0.5
+# and its link text at this share: a listing's items are often links from end to end (title and
+# teaser one `<a>`), and counted at 0 they lose to the cookie notice or menu callout beside them.
+LINK_SHARE = 0.2
+# A run the page's markup places away from its article counts at this share of its prose when choosing
+# the article (`off_article`): one inside a side column (an element around it, below those around every
+# chosen block, with a class or id word holding `SIDEBAR_WORD`), or, where some run lies in an element
+# whose class or id names an article's body (`entry-content`, `post-body`, `hentry`, ...), one outside
+# every such element.  The model rates a column of recent comments or an "about me" box as prose.
+OFF_ARTICLE_SHARE = 0.1
+SIDEBAR_WORD = re.compile("sidebar")
+# An element named as an article's body (the PageTable's `content`) counts as one where a class or id
+# word of it holds one of these (`entry-content`, `post-body`, `hentry`, `storytext`), or where it is
+# the page's `<main>`: a generic name (`main-content`, `pagebody`) on any other element is a layout's
+# wrapper (a page-wide `pagebody`, eBay's `maincontent` column beside a product's description) and
+# says nothing of where the article is.
+ARTICLE_BODY_WORD = re.compile("article|post|entry|story|blog|news|single")
+SENTENCE_ENDS = tuple(".!?。！？…\"”’")
+# A caption or credit: a chosen block in an element (its own or its parent) that is a `figcaption`
+# or has one of these class or id words, where that element or its parent holds an image.
+CAPTION_WORDS = frozenset({"caption", "credit", "credits"})
+# Captions holding more than this share of the chosen letters are the page's text (a photo essay).
+CAPTION_SHARE = 1 / 3
+
+
+def page_blocks(table, probs, threshold: float, *, regions: bool = True):
+    """Which blocks of the `PageTable` are main text: those of probability `threshold` or more.
+
+    Where none is, but one block holds `DOMINANT_SHARE` of the page's letters,
+    that block: the page is a single run of text.  Where some are in a comment
+    section and some are not, those in it are readers' comments, not main text
+    (a page of nothing but comments, or one whose comment section follows its
+    title directly, a forum thread, keeps them).  A second copy of chosen blocks goes
+    (`drop_copies`).  Last, with
+    `regions`, captions beside an image go (`drop_captions`), then chosen blocks
+    in regions other than the article's (`drop_boilerplate_regions`).
+    """
+    chosen = np.asarray(probs) >= threshold
+    thread = False  # whether the comment section's chosen blocks are the page's thread, kept
+    if len(chosen) and not chosen.any():
+        weights = [b.weight for b in table.blocks]
+        top = max(range(len(weights)), key=weights.__getitem__)
+        chosen[top] = weights[top] >= DOMINANT_SHARE * sum(weights)
+    # Neither rule applies where no chosen block is in a comment section (most pages): asked of those alone.
+    if table.comments and not all(table.comments.isdisjoint(table.ancestors[i]) for i in np.flatnonzero(chosen).tolist()):
+        comment = np.array([not table.comments.isdisjoint(anc) for anc in table.ancestors], dtype=bool)
+        if (chosen & comment).any() and (chosen & ~comment).any():
+            thread = is_thread(table, chosen, comment) or same_posts(table, chosen, comment)
+            if not thread:
+                chosen &= ~comment
+        elif chosen.any() and not (chosen & ~comment).any() and not comment.all():
+            outside = np.where(comment, -1.0, np.asarray(probs, dtype=float))
+            article = outside >= ARTICLE_SHARE * outside.max()
+            if (outside.max() > 0 and sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS
+                    and not is_thread(table, chosen, comment)):
+                chosen = article
+    chosen = drop_copies(table, chosen)
+    if not regions:
+        return chosen
+    return drop_boilerplate_regions(table, probs, drop_captions(table, chosen), thread=thread)
+
+
+def drop_copies(table, chosen):
+    """`chosen` less the stretches of chosen blocks that copy earlier ones (`COPY_BLOCKS`)."""
+    first: dict[str, int] = {}
+    copies = []  # (block, the earlier block it copies), in page order
+    for i in np.flatnonzero(chosen).tolist():
+        if (j := first.setdefault(table.blocks[i].text, i)) != i:
+            copies.append((i, j))
+    k = 0
+    while k < len(copies):
+        m = k  # the stretch: consecutive copies at one distance from their originals, blocks between them unchosen
+        while m + 1 < len(copies) and copies[m + 1][0] - copies[m + 1][1] == copies[k][0] - copies[k][1] \
+                and not chosen[copies[m][0] + 1:copies[m + 1][0]].any():
+            m += 1
+        stretch = [i for i, _ in copies[k:m + 1]]
+        if len(stretch) >= COPY_BLOCKS and sum(table.blocks[i].weight for i in stretch) >= COPY_LETTERS:
+            chosen = chosen.copy()
+            chosen[stretch] = False
+        k = m + 1
+    return chosen
+
+
+def same_posts(table, chosen, comment) -> bool:
+    """Whether half or more of the chosen letters in the comment section lie in blocks whose last
+    `POST_TAIL` path steps are those of a chosen block outside it: the thread's next posts."""
+    blocks = table.blocks
+    tails = {blocks[i].path[-POST_TAIL:] for i in np.flatnonzero(chosen & ~comment).tolist()}
+    inside = np.flatnonzero(chosen & comment).tolist()
+    same = sum(blocks[i].weight for i in inside if blocks[i].path[-POST_TAIL:] in tails)
+    return same >= 0.5 * sum(blocks[i].weight for i in inside)
+
+
+def is_thread(table, shown, comment) -> bool:
+    """Whether the page's comment section is its thread: its first h1 heading (outside the section)
+    comes before the first `shown` block in the section, with fewer than `ARTICLE_LETTERS` letters
+    of `shown` blocks outside the section between them.
+
+    Readers' comments follow an article; a forum's posts follow the thread's title
+    directly, whatever their markup calls them.  `shown` is what the model chose: a
+    thread's header (author, date, share link) scored under the threshold is no article.
+    """
+    heading = next((i for i, b in enumerate(table.blocks) if b.tag == "h1" and not comment[i]), None)
+    first = int(np.flatnonzero(shown & comment)[0])
+    if heading is None or heading > first:
+        return False
+    between = shown[heading + 1:first] & ~comment[heading + 1:first]
+    return sum(table.blocks[i].weight for i in np.flatnonzero(between) + heading + 1) < ARTICLE_LETTERS
+
+
+def drop_captions(table, chosen):
+    """Drop the chosen blocks that caption an image (`CAPTION_WORDS`), unless captions are the page's text.
+
+    A caption says what a photo shows or who took it; the article's text does not
+    need it, and the classifier, which reads it as a sentence, keeps it.
+    """
+    elements, ancestors, shown = table.elements, table.ancestors, np.flatnonzero(chosen).tolist()
+    inner = {anc[-1] for i in shown if (anc := ancestors[i])}
+    near = inner.union(table.parent[e] for e in inner)  # each block's last two ancestors (-1: the root's parent)
+    near.discard(-1)
+    captioning = {e for e in near if elements[e][0] == "figcaption" or not CAPTION_WORDS.isdisjoint(elements[e][1])}
+    if not captioning:
+        return chosen
+    candidates = {i: els for i in shown if (els := [e for e in ancestors[i][-2:] if e in captioning])}
+    if not candidates:
+        return chosen
+    holds_image = np.zeros(len(table.elements), dtype=bool)
+    for e, (tag, _) in enumerate(table.elements):
+        if tag == "img":
+            e = table.parent[e]
+            while e >= 0 and not holds_image[e]:
+                holds_image[e] = True
+                e = table.parent[e]
+    captions = [i for i, els in candidates.items()
+                if any(holds_image[e] or (table.parent[e] >= 0 and holds_image[table.parent[e]]) for e in els)]
+    weights = np.array([b.weight for b in table.blocks], dtype=float)
+    if not captions or weights[captions].sum() > CAPTION_SHARE * weights[chosen].sum():
+        return chosen
+    chosen = chosen.copy()
+    chosen[captions] = False
+    return chosen
+
+
+def drop_boilerplate_regions(table, probs, chosen, *, thread: bool = False):
+    """Drop the chosen blocks that lie in a region of the page other than the article.
+
+    Most of the boilerplate the classifier keeps lies after the article (a sidebar
+    column, the comment form, related and newsletter boxes), so the decision is per
+    region, on evidence scored together.  The article is the run of consecutive
+    chosen blocks with the most letters × probability, sentences counting more than
+    lines that do not end as one (`UNFINISHED_SHARE`: not a long column of links or
+    teasers) and link text a fifth (`LINK_SHARE`), unless runs that share a tag path
+    hold `REPEAT_SHARE` times its prose together (a listing's items: `article_run`), a
+    run the markup places away from the article (a side column: `off_article`)
+    counting a tenth; its container is the innermost element holding that run, its
+    anchor the run's block of most letters outside links × probability.
+    A run's score (never below 0) is
+      +1  it comes after the article and lies mostly outside its container (the element
+          holding its whole structure, where the article is a listing's item);
+      +1  it is not the article's and is mostly link text: related posts, tags, menus;
+      -1  it is not the article's and has a block with the tag path of an article
+          block, or, outside the article's container and ending as a sentence, that
+          path once class and id are set aside or its last `POST_TAIL` steps: the next item of a listing, the next
+          post of a forum thread, the second part of a body split around a figure or
+          an advertisement.
+    A block is dropped where its run's score, +1 if an element around it that is not
+    around the anchor has a class or id word of `BOILERPLATE_WORDS` that the article's
+    own text (its structure's, for a listing's item) does not carry, reaches 1; a comment
+    area's name marks only blocks after the anchor, and none where the comment section is
+    the page's `thread` (kept by the comment rules).
+    """
+    runs = chosen_runs(chosen)
+    if not runs:
+        return chosen
+    blocks, ancestors, elements = table.blocks, table.ancestors, table.elements
+    # Per chosen block (the only ones looked at): its letters, its link letters, whether it ends as a sentence.
+    shown = [i for run in runs for i in run]
+    letters, link_letters, ends = {}, {}, {}
+    for i in shown:
+        b = blocks[i]
+        letters[i], link_letters[i], ends[i] = b.weight, b.anchor_weight, b.text.rstrip().endswith(SENTENCE_ENDS)
+    weights = np.array(list(letters.values()), dtype=float)
+    text = weights - np.array(list(link_letters.values()), dtype=float)
+    sentence = np.array(list(ends.values()), dtype=float)
+    p = np.asarray(probs, dtype=float)[shown]
+    prose = np.zeros(len(blocks))  # by block, 0 for those not chosen
+    prose[shown] = (text + LINK_SHARE * (weights - text)) * p * (UNFINISHED_SHARE + (1 - UNFINISHED_SHARE) * sentence)
+    core, structure = article_run(table, runs, prose)
+    container = run_container(table, runs[core])
+    article_paths = {blocks[i].path for i in runs[core]}
+    article_plain: set[tuple[str, ...]] = set()  # their `plain_path`s, made where first asked (most pages never ask)
+    article_tails: set[tuple[str, ...]] = set()  # and their last `POST_TAIL` steps
+    mass = dict(zip(shown, (text * p).tolist()))
+    anchor = max(runs[core], key=mass.__getitem__)
+    around_anchor = set(ancestors[anchor])
+    # The `BOILERPLATE_WORDS` of the elements around chosen blocks, where they have some.
+    region_words = {e: words for e in _around(ancestors, shown)
+                    if (named := elements[e][1]) and (words := region_marks(named)[0])}
+    if thread:  # a thread's posts are marked up as comments: that name is no mark of another region
+        region_words = {e: kept for e, words in region_words.items()
+                        if (kept := frozenset(w for w in words if not COMMENT_AREA_WORDS.match(w)))}
+    own = [i for r in structure for i in runs[r]]
+    # A listing's article is its structure: what lies after it is outside the element holding all its items.
+    holder = run_container(table, own) if len(structure) > 1 else container
+    own_words = article_words(table, own, holder, mass, region_words)
+    # The elements that mark a block in them as boilerplate: after the anchor, any with a word
+    # the article does not carry; before it, those with one that is not a comment area's name.
+    marks_after, marks_before = set(), set()
+    for e, words in region_words.items():
+        if e not in around_anchor and (words := words - own_words):
+            marks_after.add(e)
+            if not all(COMMENT_AREA_WORDS.match(w) for w in words):
+                marks_before.add(e)
+
+    def article_path(i: int) -> bool:
+        path = blocks[i].path
+        if path in article_paths:
+            return True
+        if not ends[i] or container in ancestors[i]:
+            return False
+        if not article_plain:
+            article_plain.update(map(plain_path, article_paths))
+            article_tails.update(p[-POST_TAIL:] for p in article_paths)
+        return plain_path(path) in article_plain or path[-POST_TAIL:] in article_tails
+
+    chosen = chosen.copy()
+    for r, run in enumerate(runs):
+        score = 0
+        total = sum([letters[i] for i in run])
+        if r > core:
+            inside = sum(letters[i] for i in run if holder in ancestors[i])
+            score += inside < BOILERPLATE_INSIDE_SHARE * total
+        if r != core:
+            score += sum(link_letters[i] for i in run) > BOILERPLATE_LINK_SHARE * total
+            score -= any(article_path(i) for i in run)
+        if score >= 1:
+            chosen[run] = False
+            continue
+        for i in run:
+            if not (marks_after if i > anchor else marks_before).isdisjoint(ancestors[i]):
+                chosen[i] = False
+    return chosen
+
+
+def _around(ancestors: list[tuple[int, ...]], blocks: list[int]) -> set[int]:
+    """The elements around any of `blocks`: each chain read from its innermost element out, to the first
+    element met before (the elements around that one are in already)."""
+    found: set[int] = set()
+    for i in blocks:
+        for e in reversed(ancestors[i]):
+            if e in found:
+                break
+            found.add(e)
+    return found
+
+
+@functools.lru_cache(maxsize=100_000)
+def region_marks(words: tuple[str, ...]) -> tuple[frozenset[str], bool]:
+    """The `BOILERPLATE_WORDS` an element's class and id `words` hold, and whether one holds `SIDEBAR_WORD`.
+
+    Kept per `words` and per word: a site names its elements alike on every page, and sites share words.
+    """
+    found = [marks for w in words if (marks := _word_marks(w))[0]]
+    if not found:  # most elements
+        return _NO_MARKS
+    return frozenset(m for m, _ in found), any(side for _, side in found)
+
+
+_NO_MARKS: tuple[frozenset[str], bool] = (frozenset(), False)
+
+
+@functools.lru_cache(maxsize=100_000)
+def _word_marks(word: str) -> tuple[str, bool]:
+    """A class or id word's `BOILERPLATE_WORDS` match ("" if none), and whether it holds `SIDEBAR_WORD`."""
+    m = BOILERPLATE_WORDS.search(word)
+    return m.group(0) if m else "", SIDEBAR_WORD.search(word) is not None
+
+
+def article_run(table, runs: list[list[int]], prose) -> tuple[int, list[int]]:
+    """The index of the article's run: the run of most `prose`, or the best run of a repeated
+    structure (runs joined by blocks of one tag path) holding `REPEAT_SHARE` times that; and the
+    indexes of the runs of its structure that the markup does not place away from it.
+    A run the markup places away from the article (`off_article`) counts `OFF_ARTICLE_SHARE` of its prose."""
+    off = off_article(table, runs)
+    # a run's blocks are consecutive: its prose is a slice (summed as the same values in the same order)
+    totals = [float(prose[run[0]:run[-1] + 1].sum()) * (OFF_ARTICLE_SHARE if o else 1.0) for run, o in zip(runs, off)]
+    best = max(range(len(runs)), key=totals.__getitem__)
+    group = list(range(len(runs)))  # union-find: a run's structure is the root its `group` links lead to
+
+    def root(r: int) -> int:
+        while group[r] != r:
+            group[r] = r = group[group[r]]
+        return r
+
+    first_run_of: dict[tuple, int] = {}
+    blocks = table.blocks
+    for r, run in enumerate(runs):
+        for i in run:
+            if (other := first_run_of.setdefault(blocks[i].path, r)) != r and (a := root(other)) != (b := root(r)):
+                group[max(a, b)] = min(a, b)
+    held: dict[int, float] = {}
+    for r, total in enumerate(totals):
+        held[root(r)] = held.get(root(r), 0.0) + total
+    structure = max(held, key=held.__getitem__)
+    if held[structure] >= REPEAT_SHARE * totals[best]:
+        best = max((r for r in range(len(runs)) if root(r) == structure), key=totals.__getitem__)
+    return best, [r for r in range(len(runs)) if root(r) == root(best) and (r == best or not off[r])]
+
+
+def off_article(table, runs: list[list[int]]) -> list[bool]:
+    """Per run, whether the page's markup places it away from the article: in a side column, or
+    outside every element named as an article's body (`ARTICLE_BODY_WORD`) where another run lies in one."""
+    off = in_sidebar(table, runs)
+    bodies = {e for e in table.content if _names_body(table.elements[e])}
+    if bodies:
+        named = [any(not bodies.isdisjoint(table.ancestors[i]) for i in run) for run in runs]
+        if any(named) and not all(named):
+            off = [o or not n for o, n in zip(off, named)]
+    return off
+
+
+@functools.lru_cache(maxsize=100_000)  # a site names its elements alike on every page
+def _names_body(element: tuple[str, tuple[str, ...]]) -> bool:
+    """Whether an element (tag, class and id words) marked as content is an article's body: a `<main>`,
+    or a class or id word holding `ARTICLE_BODY_WORD`."""
+    return element[0] == "main" or any(ARTICLE_BODY_WORD.search(w) for w in element[1])
+
+
+def in_sidebar(table, runs: list[list[int]]) -> list[bool]:
+    """Per run, whether its container or an element around that, below the elements around every
+    chosen block, has a class or id word holding `SIDEBAR_WORD`: the page's side column.  All
+    False where every run is in one (a wrapper such as `has-sidebar` around the article and its
+    column is no column of its own)."""
+    common = set(shared_chain(outer_chains(table, [runs[0][0], runs[-1][-1]])))
+    side = []
+    for run in runs:
+        e = run_container(table, run)
+        while e is not None and e >= 0 and e not in common and not region_marks(table.elements[e][1])[1]:
+            e = table.parent[e]
+        side.append(e is not None and e >= 0 and e not in common)
+    return [False] * len(runs) if all(side) else side
+
+
+def article_words(table, run: list[int], container: int | None, mass: dict[int, float],
+                  region_words: dict[int, frozenset[str]]) -> set[str]:
+    """The `BOILERPLATE_WORDS` the article's own text carries: those of elements (`region_words`: per
+    element around a block, its words where it has some) inside `container` around `OWN_WORD_SHARE`
+    of the run's `mass` or more."""
+    total = sum([mass[i] for i in run])
+    held: dict[str, float] = {}
+    parent = table.parent
+    # Per element, the words of the elements below `container` around it and its own (None:
+    # outside `container`): its parent's, and its own.  Asked once per element.
+    inside: dict[int, frozenset[str] | None] = {} if container is None else {container: frozenset()}
+    for i in run:
+        if not (anc := table.ancestors[i]):
+            continue
+        if (e := anc[-1]) not in inside:
+            chain = []
+            while e >= 0 and e not in inside:
+                chain.append(e)
+                e = parent[e]
+            words = inside.get(e)
+            for e in reversed(chain):
+                if words is not None and e in region_words:
+                    words = words | region_words[e]
+                inside[e] = words
+        for word in inside[anc[-1]] or ():
+            held[word] = held.get(word, 0.0) + mass[i]
+    return {w for w, m in held.items() if total > 0 and m >= OWN_WORD_SHARE * total}
+
+
+@functools.lru_cache(maxsize=100_000)  # a page repeats its few paths
+def plain_path(path: tuple[str, ...]) -> tuple[str, ...]:
+    """A block's tag path with class and id set aside."""
+    return tuple(map(_plain_step, path))
+
+
+@functools.lru_cache(maxsize=100_000)  # a site's paths share their steps, and sites share many
+def _plain_step(enc: str) -> str:
+    return enc.split(".", 1)[0].split("#", 1)[0]
+
+
+def chosen_runs(chosen) -> list[list[int]]:
+    """The runs of consecutive chosen blocks, as lists of block indexes."""
+    runs: list[list[int]] = []
+    for i in np.flatnonzero(chosen).tolist():
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return runs
+
+
+def shared_chain(chains: list[tuple[int, ...]]) -> tuple[int, ...]:
+    """The elements around every block of these ancestor chains (root paths), outermost first.
+
+    Root paths share a prefix, and all of them share what their least and greatest (as tuples) share.
+    """
+    first, last = min(chains), max(chains)
+    depth = 0
+    for a, b in zip(first, last):
+        if a != b:
+            break
+        depth += 1
+    return first[:depth]
+
+
+def run_container(table, run: list[int]) -> int | None:
+    """The innermost element holding every block of `run` (block indexes in page order; a lone block's parent), or None."""
+    if len(run) == 1:
+        anc = table.ancestors[run[0]]
+        return anc[-2] if len(anc) > 1 else None
+    shared = shared_chain(outer_chains(table, run))
+    return shared[-1] if shared else None
+
+
+def outer_chains(table, blocks: list[int]) -> list[tuple[int, ...]]:
+    """The ancestor chains of the first and the last of `blocks` (indexes in page order): what they share,
+    every block between them has around it (an element is open from its first block to its last)."""
+    return [table.ancestors[blocks[0]], table.ancestors[blocks[-1]]]
+
+
+# --- A page that matched a layout: the layout's vote and the classifier's, weighed ----------------
 
 # The classifier's weight against the layout's, in pages: its page decision on a
 # block weighs as much as a slot seen on this many pages of the layout.  Against

@@ -334,3 +334,10 @@ def test_a_style_hides_as_the_case_blind_regex_reads_it():
     for _ in range(20_000):
         style = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 8)))
         assert _hides(style) == (_DISPLAY_NONE.search(style) is not None), style
+
+
+def test_soft_hyphens_are_left_out_of_the_text():
+    # U+00AD as a hyphenating CMS writes it; readers drop it.  A 0xAD byte of another character stays.
+    page = segment(parse_html("<html><body><p>Donau\u00addampf\u00adschiff\u00adfahrt</p></body></html>"))
+    assert [b.text for b in page.blocks] == ["Donaudampfschifffahrt"]
+    assert [b.text for b in segment(parse_html("<p>Así, mínimo</p>".encode("utf-8"))).blocks] == ["Así, mínimo"]

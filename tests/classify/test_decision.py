@@ -1,15 +1,15 @@
-"""Cases of issue 30 as extract runs them with the shipped model, and the decision's Viterbi pass.
+"""Cases of issue 30 as extract runs them with the shipped model (`stemmer.extract.decide.page_blocks`).
 
-The split body, the class-named wrappers and the caption each failed with the rules of
-extract/fallback.py before the decision read sibling containers, the article's own class
-words and captions (docs/classifier.md, "How it decides").
+The split body, the class-named wrappers and the caption each failed with the page decision's
+rules before it read sibling containers, the article's own class words and captions
+(docs/classifier.md, "How it decides").
 """
 import numpy as np
 
 from stemmer.blocks import parse_html
-from stemmer.classify.decode import viterbi
 from stemmer.classify.features import page_table
-from stemmer.extract.fallback import Fallback, main_blocks
+from stemmer.extract.decide import page_blocks
+from stemmer.extract.fallback import Fallback
 
 PARAS = [
     "The council agreed on Monday to repair the old stone bridge before the winter storms arrive, "
@@ -82,16 +82,10 @@ def test_a_dialog_hidden_by_the_pages_stylesheet_is_not_read():
                                                __import__("stemmer").blocks.segment(parse_html(shown)).blocks)
 
 
-def test_viterbi_keeps_a_weak_block_between_two_strong_ones_of_one_parent():
-    score = np.array([3.0, -0.5, 3.0, -2.0])
-    assert viterbi(score, np.zeros(3)).tolist() == [True, False, True, False]
-    assert viterbi(score, np.array([1.0, 1.0, 0.0])).tolist() == [True, True, True, False]
-
-
 def sure(html: str, threshold: float = 0.5):
-    """The blocks `main_blocks` keeps of a page where the classifier is sure of every block."""
+    """The blocks `page_blocks` keeps of a page where the classifier is sure of every block."""
     table = page_table(parse_html(html))
-    return [b.text for b, keep in zip(table.blocks, main_blocks(table, np.full(len(table.blocks), 0.9), threshold))
+    return [b.text for b, keep in zip(table.blocks, page_blocks(table, np.full(len(table.blocks), 0.9), threshold))
             if keep]
 
 
@@ -112,10 +106,10 @@ def test_a_region_word_around_the_whole_page_still_marks_the_menu_inside_it():
 
 
 def decided(html: str, prob_of) -> list[str]:
-    """The blocks `main_blocks` keeps where the classifier gives each block `prob_of(text)`."""
+    """The blocks `page_blocks` keeps where the classifier gives each block `prob_of(text)`."""
     table = page_table(parse_html(html))
     probs = np.array([prob_of(b.text) for b in table.blocks])
-    return [b.text for b, keep in zip(table.blocks, main_blocks(table, probs, 0.35)) if keep]
+    return [b.text for b, keep in zip(table.blocks, page_blocks(table, probs, 0.35)) if keep]
 
 
 POSTS = PARAS[:4]
@@ -254,7 +248,7 @@ def test_a_comment_area_name_marks_nothing_before_the_article():
 
 
 def test_the_articles_own_words_are_those_of_the_elements_inside_its_container():
-    from stemmer.extract.fallback import article_words, region_marks
+    from stemmer.extract.decide import article_words, region_marks
 
     html = ('<html><body><div class="sidebar-wrap"><div class="main">'
             '<div class="share-box"><p>First paragraph of the story.</p></div>'
@@ -272,3 +266,62 @@ def test_the_articles_own_words_are_those_of_the_elements_inside_its_container()
     assert article_words(table, story[1:2], container, mass, region_words) == {"share", "promo"}
     assert article_words(table, story, None, mass, region_words) == set()
     assert article_words(table, [texts.index("Outside the container.")], container, mass, region_words) == set()
+
+
+def test_a_thread_header_the_model_scores_under_the_threshold_does_not_make_the_posts_comments():
+    # Invision's shape (mceb's forum.prestashop.com): the thread's header (author, date, share URL,
+    # followers: over 100 letters) between the h1 and posts marked up as `cTopic comments`, a
+    # consent notice before it; only the posts reach the threshold.
+    posts = "".join(f'<article class="cPost ipsComment"><p>{p}</p></article>' for p in POSTS)
+    html = ('<html><body><div class="consent"><p>We use cookies to improve your experience and to measure the '
+            'traffic of this site, as described in our privacy policy.</p></div>'
+            '<h1>Is the old bridge safe?</h1><div class="ipsPageHeader"><p>By bridgewatcher</p>'
+            '<p>October 29, 2025 in General topics</p>'
+            '<div class="share">https://forum.example.org/topic/1103020-is-the-old-bridge-safe-to-cross/</div>'
+            '<div>Followers 8</div></div>'
+            f'<div class="cTopic comments">{posts}</div></body></html>')
+    kept = decided(html, lambda t: 0.8 if t in POSTS else 0.25 if "cookies" in t else 0.2)
+    assert kept == POSTS
+
+
+def test_a_listings_items_after_its_best_item_stay_when_each_item_is_a_link():
+    # wcxb's dev-0216-listing: each item a link (name and teaser in one `<a>`), items parted by an
+    # image's alt text the model leaves out, so each is a run of its own; the best item sits in the middle.
+    items = [(f"Certificate program {k}", p if k != 2 else p + " " + PARAS[5]) for k, p in enumerate(PARAS[:5])]
+    cards = "".join(f'<div class="item"><div class="img">Image</div><a class="card" href="/p/{k}">'
+                    f'<div class="name">{name}</div><p>{teaser}</p></a></div>' for k, (name, teaser) in enumerate(items))
+    html = (f'<html><body><h1>Certificate programs</h1><div class="listing">{cards}</div>'
+            '<footer><p>Contact us about corporate training and custom programs for your team.</p></footer></body></html>')
+    wanted = [t for item in items for t in item]
+    kept = decided(html, lambda t: 0.9 if t in wanted else 0.1)
+    assert kept == wanted
+
+
+def test_replies_shaped_as_the_opening_post_under_a_comments_box_are_the_thread():
+    # Vanilla's shape (mceb's open.vanillaforums.com): the opening post (over 100 letters after the h1)
+    # outside the comment section, the replies inside `CommentsWrap`, each body in the same
+    # `Item-Body/Message userContent/p` as the opening post's.
+    body = '<div class="Item-BodyWrap"><div class="Item-Body"><div class="Message userContent">{}</div></div></div>'
+    opening = body.format("".join(f"<p>{p}</p>" for p in PARAS[:2]))
+    replies = "".join(f'<li class="Item ItemComment"><div class="Comment"><div class="AuthorWrap">user{k}</div>'
+                      f'{body.format(f"<p>{p}</p>")}</div></li>' for k, p in enumerate(PARAS[2:5]))
+    html = ('<html><body><main class="Content MainContent"><div class="MessageList Discussion">'
+            f'<div class="PageTitle"><h1>Is the old bridge safe?</h1></div>{opening}</div>'
+            f'<div class="CommentsWrap"><div class="DataBox DataBox-Comments"><h2>Comments</h2>'
+            f'<ul class="MessageList DataList Comments">{replies}</ul></div></div></main>'
+            '<footer><p>Powered by a forum engine, all rights reserved.</p></footer></body></html>')
+    kept = decided(html, lambda t: 0.9 if t in PARAS else 0.1)
+    assert kept == PARAS[:5]
+
+
+def test_a_second_copy_of_a_description_goes():
+    # mceb's 1377-product: the description in two panels, one hidden by a stylesheet the page links to.
+    desc = "".join(f"<p>{p}</p>" for p in PARAS[:3])
+    html = ('<html><body><h1>Bridge walking tour</h1><div class="product-description">' + desc + "</div>"
+            '<div class="product-description-mobile">' + desc + "</div></body></html>")
+    kept = decided(html, lambda t: 0.9 if t in PARAS else 0.1)
+    assert kept == PARAS[:3]
+    # a line that recurs alone (a repeated refrain) stays
+    refrain = "".join(f"<p>{p}</p><p>Mind the gap between the planks.</p>" for p in PARAS[:3])
+    kept = decided(f"<html><body><article>{refrain}</article></body></html>", lambda t: 0.9)
+    assert kept.count("Mind the gap between the planks.") == 3

@@ -1,8 +1,9 @@
-"""The page-level decision: which blocks of a page are its main text, decided jointly.
+"""A page-level decision measured and not kept: which blocks of a page are main text, decided jointly.
 
-Measured, not used by `extract` yet: fitted on the shippable sets it loses dragnet
-0.05 and l3s_gn1 0.009 against the rules of `extract/fallback.py` (docs/classifier.md,
-"One decision per page"); `benchmarks/classifier.py --decide-only` fits and scores it.
+Not run by `extract` (which runs `stemmer.extract.decide.page_blocks`): fitted on the
+shippable sets it loses dragnet 0.05 and l3s_gn1 0.009 against those rules
+(benchmarks/CLASSIFIER-LOG.md, "One decision per page"); `benchmarks/classifier.py
+--decide-only` fits and scores it, importing this file.
 
 The classifier scores each block alone (with its neighbours' scores as inputs).
 Whether a block belongs to the page's main text also depends on where it lies
@@ -33,81 +34,32 @@ Only numpy.
 """
 from __future__ import annotations
 
-import functools
 import re
+import sys
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from stemmer.extract.decide import DOMINANT_SHARE, chosen_runs, plain_path, run_container  # noqa: E402
 
 # The terms of a block's score, in the order of `WEIGHTS`.
 TERMS = ("bias", "logit", "inside", "sibling", "after_outside", "before_outside", "region_word", "links",
          "article_path", "comment")
 # Fitted by `python benchmarks/classifier.py --decide-only generic --work W --decision-sets mceb
-# jekyll_sites web_sites` on the shipped model's probabilities (docs/classifier.md).
+# jekyll_sites web_sites` on the shipped model's probabilities (benchmarks/CLASSIFIER-LOG.md).
 WEIGHTS = (-0.001, 0.948, 0.140, -0.895, -0.940, 0.446, -1.677, -0.288, 0.677, -2.979)
 PAIR = 0.0
 # A class or id word holding one of these names a region of the page other than its text
 # (as readability's and trafilatura's lists of unlikely candidates); a term, weighed as the others.
 REGION_WORDS = re.compile("sidebar|widget|promo|related|share|social|newsletter|subscri|footer|nav|menu|meta")
 _LOGIT_CLIP = 8.0
-# A page where nothing is chosen but one block holds this share of its letters keeps that block:
-# the page is one run of text (cleaneval's one-block pages).
-DOMINANT_SHARE = 0.5
 
 
 def _logit(p: np.ndarray) -> np.ndarray:
     p = np.clip(p, 1e-4, 1 - 1e-4)
     return np.clip(np.log(p / (1 - p)), -_LOGIT_CLIP, _LOGIT_CLIP)
-
-
-@functools.lru_cache(maxsize=100_000)  # a page repeats its few paths
-def plain_path(path: tuple[str, ...]) -> tuple[str, ...]:
-    """A block's tag path with class and id set aside."""
-    return tuple(map(_plain_step, path))
-
-
-@functools.lru_cache(maxsize=100_000)  # a site's paths share their steps, and sites share many
-def _plain_step(enc: str) -> str:
-    return enc.split(".", 1)[0].split("#", 1)[0]
-
-
-def chosen_runs(chosen) -> list[list[int]]:
-    """The runs of consecutive chosen blocks, as lists of block indexes."""
-    runs: list[list[int]] = []
-    for i in np.flatnonzero(chosen).tolist():
-        if runs and runs[-1][-1] == i - 1:
-            runs[-1].append(i)
-        else:
-            runs.append([i])
-    return runs
-
-
-def shared_chain(chains: list[tuple[int, ...]]) -> tuple[int, ...]:
-    """The elements around every block of these ancestor chains (root paths), outermost first.
-
-    Root paths share a prefix, and all of them share what their least and greatest (as tuples) share.
-    """
-    first, last = min(chains), max(chains)
-    depth = 0
-    for a, b in zip(first, last):
-        if a != b:
-            break
-        depth += 1
-    return first[:depth]
-
-
-def run_container(table, run: list[int]) -> int | None:
-    """The innermost element holding every block of `run` (block indexes in page order; a lone block's parent), or None."""
-    if len(run) == 1:
-        anc = table.ancestors[run[0]]
-        return anc[-2] if len(anc) > 1 else None
-    shared = shared_chain(outer_chains(table, run))
-    return shared[-1] if shared else None
-
-
-def outer_chains(table, blocks: list[int]) -> list[tuple[int, ...]]:
-    """The ancestor chains of the first and the last of `blocks` (indexes in page order): what they share,
-    every block between them has around it (an element is open from its first block to its last)."""
-    return [table.ancestors[blocks[0]], table.ancestors[blocks[-1]]]
 
 
 def block_terms(table, probs, threshold: float) -> np.ndarray:
