@@ -208,8 +208,7 @@ def apply_layout(page_id: str, url: str | None, site: str, page: PageBlocks, mat
             if (decided := unknown(i, b)) is not None:
                 out.append(decided)
         else:
-            inside = bool(container) and keymaker.within(b.path, container)
-            linked = b.anchor_weight * 2 > b.weight
+            inside, linked = _in_container(b, container, keymaker)
             main, asked = weighed(evidence[-1], inside and not linked, i)
             if inside and linked and not main:
                 links.append(ExtractedBlock("main", -1, b.text, _tag(b), "container", 1.0, i))
@@ -235,9 +234,15 @@ def slot_evidence(page: PageBlocks, match: Match, keymaker: KeyMaker) -> list[tu
         if found is not None:
             out.append((evidence[found[0]], found[1] == "main"))
         else:
-            inside = bool(layout.container) and keymaker.within(b.path, layout.container)
-            out.append((evidence[-1], inside and b.anchor_weight * 2 <= b.weight))
+            inside, linked = _in_container(b, layout.container, keymaker)
+            out.append((evidence[-1], inside and not linked))
     return out
+
+
+def _in_container(b, container: tuple[str, ...], keymaker: KeyMaker) -> tuple[bool, bool]:
+    """Whether a block no slot knows lies in the layout's main-text container, and whether it is
+    mostly link text: the container rule votes main for one inside and not mostly links."""
+    return bool(container) and keymaker.within(b.path, container), b.anchor_weight * 2 > b.weight
 
 
 _READINGS: dict[int, tuple] = {}  # id of a layout -> (the layout, its `_reading`)

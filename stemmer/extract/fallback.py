@@ -206,9 +206,8 @@ class Fallback:
         the very layouts whose few pages the classifier is asked to weigh.
         `model` is accepted (and not used) so that the site's learned keywords pass as they are.
         """
-        clf = self.classifier
-
-        def decided():
+        def decided():  # the model is loaded here, on the first page that asks: most matched pages never do
+            clf = self.classifier
             noise_ = self._noise_for(clf, noise)
             probs, threshold = self._page_probs(table, noise_, clf)
             if probs is None:
