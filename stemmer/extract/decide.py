@@ -37,6 +37,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from stemmer.blocks.block import BLOCK_TAGS
+
 # A page where the classifier finds no main text still gives its one block holding this
 # share of its letters.  With the shipped model on cleaneval, l3s_gn1, dragnet and
 # cleanportaleval, this gives cleaneval's two one-block pages their text and changes no other page.
@@ -47,6 +49,10 @@ DOMINANT_SHARE = 0.5
 # Chosen on the single-page dev sets with the generic model (benchmarks/CLASSIFIER-LOG.md).
 ARTICLE_SHARE = 0.5
 ARTICLE_LETTERS = 100
+# Those blocks lie before the comment section (`before_section`), and the best of them scores this share
+# of the model's threshold or more: on dragnet the articles this rule finds score 0.20 to 0.32 at best
+# (threshold 0.35); a forum's jump menu or "recently browsing" box beside its posts about 0.15.
+ARTICLE_FLOOR = 0.5
 # A block's last `POST_TAIL` tag path steps (class and id included) are the shape of the post it is in:
 # where most of the chosen letters in a comment section share one with the chosen blocks outside it, the
 # section holds more posts of the same thread (Vanilla's discussion, then its `CommentsWrap`), not readers'
@@ -98,6 +104,7 @@ LINK_SHARE = 0.2
 # every such element.  The model rates a column of recent comments or an "about me" box as prose.
 OFF_ARTICLE_SHARE = 0.1
 SIDEBAR_WORD = re.compile("sidebar")
+BEM_MODIFIER = re.compile(r"--[^.#]*")
 # An element named as an article's body (the PageTable's `content`) counts as one where a class or id
 # word of it holds one of these (`entry-content`, `post-body`, `hentry`, `storytext`), or where it is
 # the page's `<main>`: a generic name (`main-content`, `pagebody`) on any other element is a layout's
@@ -134,15 +141,18 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
     if table.comments and not all(table.comments.isdisjoint(table.ancestors[i]) for i in np.flatnonzero(chosen).tolist()):
         comment = np.array([not table.comments.isdisjoint(anc) for anc in table.ancestors], dtype=bool)
         if (chosen & comment).any() and (chosen & ~comment).any():
-            thread = is_thread(table, chosen, comment) or same_posts(table, chosen, comment)
+            thread = (is_thread(table, chosen, comment) or same_posts(table, chosen, comment)
+                      or not (chosen & before_section(chosen, comment)).any())
             if not thread:
                 chosen &= ~comment
         elif chosen.any() and not (chosen & ~comment).any() and not comment.all():
-            outside = np.where(comment, -1.0, np.asarray(probs, dtype=float))
+            outside = np.where(before_section(chosen, comment), np.asarray(probs, dtype=float), -1.0)
             article = outside >= ARTICLE_SHARE * outside.max()
-            if (outside.max() > 0 and sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS
+            if (outside.max() >= ARTICLE_FLOOR * threshold and sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS
                     and not is_thread(table, chosen, comment)):
                 chosen = article
+            else:  # the section is all the page's main text has: its thread
+                thread = True
     chosen = drop_copies(table, chosen)
     if not regions:
         return chosen
@@ -168,6 +178,15 @@ def drop_copies(table, chosen):
             chosen[stretch] = False
         k = m + 1
     return chosen
+
+
+def before_section(chosen, comment):
+    """The blocks outside the comment section before its first `chosen` block: where the article its
+    comments are about lies (readers' comments follow an article; a forum's jump menu, its "recently
+    browsing" box or a cookie panel after the posts is none)."""
+    before = ~comment
+    before[int(np.flatnonzero(chosen & comment)[0]):] = False
+    return before
 
 
 def same_posts(table, chosen, comment) -> bool:
@@ -282,6 +301,9 @@ def drop_boilerplate_regions(table, probs, chosen, *, thread: bool = False):
     mass = dict(zip(shown, (text * p).tolist()))
     anchor = max(runs[core], key=mass.__getitem__)
     around_anchor = set(ancestors[anchor])
+    # An element shaped as one around the anchor (its tag, class and id words) is the next item of the
+    # article's own structure (a forum's `comment-N_wrap` posts): its words name that structure, no region.
+    anchor_shapes = {elements[e] for e in around_anchor}
     # The `BOILERPLATE_WORDS` of the elements around chosen blocks, where they have some.
     region_words = {e: words for e in _around(ancestors, shown)
                     if (named := elements[e][1]) and (words := region_marks(named)[0])}
@@ -296,7 +318,7 @@ def drop_boilerplate_regions(table, probs, chosen, *, thread: bool = False):
     # the article does not carry; before it, those with one that is not a comment area's name.
     marks_after, marks_before = set(), set()
     for e, words in region_words.items():
-        if e not in around_anchor and (words := words - own_words):
+        if e not in around_anchor and elements[e] not in anchor_shapes and (words := words - own_words):
             marks_after.add(e)
             if not all(COMMENT_AREA_WORDS.match(w) for w in words):
                 marks_before.add(e)
@@ -424,10 +446,33 @@ def in_sidebar(table, runs: list[list[int]]) -> list[bool]:
     side = []
     for run in runs:
         e = run_container(table, run)
-        while e is not None and e >= 0 and e not in common and not region_marks(table.elements[e][1])[1]:
+        while e is not None and e >= 0 and e not in common and not _side_column(table, run[0], e):
             e = table.parent[e]
         side.append(e is not None and e >= 0 and e not in common)
     return [False] * len(runs) if all(side) else side
+
+
+def _side_column(table, block: int, e: int) -> bool:
+    """Whether element `e`, around `block`, is named as a side column: a class or id word of it holds
+    `SIDEBAR_WORD`, and not only in a BEM modifier (`p-body-main--withSidebar` says how the main column
+    looks beside a side column, not what it is).  The modifier is read from the block's tag path, whose
+    steps are the block elements around it; an element off the path keeps its words' mark."""
+    tag, words = table.elements[e]
+    if not region_marks(words)[1]:
+        return False
+    if tag not in BLOCK_TAGS:
+        return True
+    path = table.blocks[block].path
+    steps = [a for a in table.ancestors[block] if table.elements[a][0] in BLOCK_TAGS]
+    if len(steps) != len(path):
+        return True
+    return SIDEBAR_WORD.search(_unmodified(path[steps.index(e)])) is not None
+
+
+@functools.lru_cache(maxsize=10_000)
+def _unmodified(step: str) -> str:
+    """A tag path step (`tag.class1.class2#id`) less its classes' BEM modifiers (`--withsidebar`)."""
+    return BEM_MODIFIER.sub("", step)
 
 
 def article_words(table, run: list[int], container: int | None, mass: dict[int, float],
