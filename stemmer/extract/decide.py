@@ -11,7 +11,7 @@ needs the classifier's view of a page.  In order:
 1. the blocks at the model's threshold or more (`DOMINANT_SHARE`: a page where none
    is keeps its one block holding most of its letters);
 2. readers' comments: blocks in a comment section go where the page has text outside
-   it, unless the section is a forum's thread (`is_thread`);
+   it before it (`before_section`), unless the section is a forum's thread (`is_thread`);
 3. with `regions` (a model that never saw the site): captions beside an image
    (`drop_captions`), then runs of chosen blocks in a region of the page other than
    the article's (`drop_boilerplate_regions`, `article_run`).
@@ -124,7 +124,7 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
 
     Where none is, but one block holds `DOMINANT_SHARE` of the page's letters,
     that block: the page is a single run of text.  Where some are in a comment
-    section and some are not, those in it are readers' comments, not main text
+    section and some before it are not, those in it are readers' comments, not main text
     (a page of nothing but comments, or one whose comment section follows its
     title directly, a forum thread, keeps them).  A second copy of chosen blocks goes
     (`drop_copies`).  Last, with
