@@ -148,7 +148,8 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
         elif chosen.any() and not (chosen & ~comment).any() and not comment.all():
             outside = np.where(before_section(chosen, comment), np.asarray(probs, dtype=float), -1.0)
             article = outside >= ARTICLE_SHARE * outside.max()
-            if (outside.max() >= ARTICLE_FLOOR * threshold and sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS
+            if (outside.max() >= ARTICLE_FLOOR * threshold
+                    and sum(b.weight for b, a in zip(table.blocks, article) if a) >= ARTICLE_LETTERS
                     and not is_thread(table, chosen, comment)):
                 chosen = article
             else:  # the section is all the page's main text has: its thread
