@@ -16,9 +16,10 @@ The value is chosen under site-grouped cross-validation: leave one site out
 of the training sets (jekyll_sites, web_sites), pick the best value on the
 others, score the site left out.  cleanportaleval and dragnet are only checked.
 Last, the variants measured and not kept, each at the chosen values: the
-classifier's decision read after the noise library, and static slots weighed
-like sub slots (the classifier's page decision outweighing a static slot seen on
-fewer pages than a weight of 8, 16 or 24).
+classifier's decision read after the noise library, static slots weighed like
+sub slots (the classifier's page decision outweighing a static slot seen on
+fewer pages than a weight of 8, 16 or 24), and a sub slot of DiffScore under
+0.6 or 0.7 keeping the layout's vote.
 
     python benchmarks/decision.py                 # fit on jekyll_sites + web_sites, check the other two
     python benchmarks/decision.py --rows rows.json.gz --refit   # re-score recorded rows
