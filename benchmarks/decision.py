@@ -5,8 +5,9 @@ pages as ``layouts.py --train-pages K``), analyze the train pages, match each
 test page with gold text, and record for each block of a matched page its
 slot's evidence (`SlotEvidence`), the layout's vote (main slot, or a block no
 slot knows inside the main-text container), the generic classifier's
-probability and page decision (`page_blocks`) and the block's gold label
-(`label_blocks`).  Then score each
+probability and page decision (`page_blocks`) on the page as it is (as extract
+asks it, `Fallback.layout_decision`) and after the site's noise library is
+dropped (the reading before), and the block's gold label (`label_blocks`).  Then score each
 `CLASSIFIER_PAGES` of a grid by the letters-weighted F1 of the main text per
 page (the blocks' letters standing in for SH F1), mean over a site's pages,
 then over sites: the layout alone (0, 0), the classifier's page decision alone
@@ -14,6 +15,11 @@ then over sites: the layout alone (0, 0), the classifier's page decision alone
 The value is chosen under site-grouped cross-validation: leave one site out
 of the training sets (jekyll_sites, web_sites), pick the best value on the
 others, score the site left out.  cleanportaleval and dragnet are only checked.
+Last, the variants measured and not kept, each at the chosen values: the
+classifier's decision read after the noise library, static slots weighed like
+sub slots (the classifier's page decision outweighing a static slot seen on
+fewer pages than a weight of 8, 16 or 24), and a sub slot of DiffScore under
+0.6 or 0.7 keeping the layout's vote.
 
     python benchmarks/decision.py                 # fit on jekyll_sites + web_sites, check the other two
     python benchmarks/decision.py --rows rows.json.gz --refit   # re-score recorded rows
@@ -82,44 +88,67 @@ def record(dataset: str, work: Path, fallback: Fallback) -> list[dict]:
             match = m.match(page)
             if match.layout is None:
                 continue
-            probs, threshold = fallback._page_probs(table, site.noise, clf)
+            probs, threshold = fallback._page_probs(table, None, clf)
             chosen = page_blocks(table, probs, threshold) if probs is not None else None
+            denoised, _ = fallback._page_probs(table, site.noise, clf)  # the noise library dropped first
+            chosen_denoised = page_blocks(table, denoised, threshold) if denoised is not None else None
+            diffs = {s.key: s.diff for s in match.layout.sections}  # recorded to try DiffScore as a gate
             for i, (ev, vote) in enumerate(slot_evidence(page, match, m.keymaker)):
                 b = page.blocks[i]
                 rows.append({"set": dataset, "site": d["site"], "k": k or 0, "page": d["id"],
                              "role": ev.role, "aligned": ev.aligned, "n": ev.layout_pages, "share": ev.slot_share,
-                             "diff": ev.diff, "main_share": ev.main_share, "vote": vote,
+                             "diff": diffs.get(match.keys[i], 0.0), "vote": vote,
                              "p": float(probs[i]) if probs is not None else None, "t": threshold,
                              "c": bool(chosen[i]) if chosen is not None else None,
+                             "c_noise": bool(chosen_denoised[i]) if chosen_denoised is not None else None,
                              "y": labels[i], "w": b.weight})
     return rows
 
 
 @functools.lru_cache(maxsize=None)
 def _decide(role: str | None, aligned: bool, pages: int, share: float, vote: bool, kept: bool | None,
-            c: tuple[float, float]) -> bool:
+            c: tuple[float, float], static: float = 0.0, diff: float = 1.0, gate: float = 0.0) -> bool:
     from stemmer.extract import decide as dec
     from stemmer.extract.decide import SlotEvidence
 
+    if static and role == "static" and kept is not None:  # a variant: a static slot weighed like a sub slot
+        return pages * share < static and kept
+    if role == "sub" and diff < gate:  # a variant: a sub slot of DiffScore under `gate` keeps the layout's vote
+        return vote
     old = dec.CLASSIFIER_PAGES_MAIN, dec.CLASSIFIER_PAGES
     dec.CLASSIFIER_PAGES_MAIN, dec.CLASSIFIER_PAGES = c
     try:
-        return dec.is_main(SlotEvidence(role, 0.0, 0.0, share, pages, aligned), vote, kept)
+        return dec.is_main(SlotEvidence(role, share, pages, aligned), vote, kept)
     finally:
         dec.CLASSIFIER_PAGES_MAIN, dec.CLASSIFIER_PAGES = old
 
 
-def decide(row: dict, c: tuple[float, float]) -> bool:
-    """`stemmer.extract.decide.is_main` with (`CLASSIFIER_PAGES_MAIN`, `CLASSIFIER_PAGES`) = c."""
-    return _decide(row["role"], row["aligned"], row["n"], row["share"], row["vote"], row["c"], c)
+def decide(row: dict, c: tuple[float, float], variant: dict | None = None) -> bool:
+    """`stemmer.extract.decide.is_main` with (`CLASSIFIER_PAGES_MAIN`, `CLASSIFIER_PAGES`) = c; a
+    `VARIANTS` entry reads the classifier's decision from another field of the row (`source`:
+    "c_noise", after the noise library), weighs static slots (`static`) or gates sub slots (`gate`)."""
+    v = variant or {}
+    return _decide(row["role"], row["aligned"], row["n"], row["share"], row["vote"], row.get(v.get("source", "c")),
+                   c, v.get("static", 0.0), row.get("diff", 1.0), v.get("gate", 0.0))
 
 
-def site_scores(rows: list[dict], c: tuple[float, float]) -> dict[tuple, float]:
+# The variants measured beside the shipped decision, at its chosen values.
+VARIANTS = {
+    "the noise library dropped before the classifier (the reading before)": {"source": "c_noise"},
+    "static slots weighed, classifier weight 8": {"static": 8.0},
+    "static slots weighed, classifier weight 16": {"static": 16.0},
+    "static slots weighed, classifier weight 24": {"static": 24.0},
+    "a sub slot of DiffScore under 0.6 keeps the layout's vote": {"gate": 0.6},
+    "a sub slot of DiffScore under 0.7 keeps the layout's vote": {"gate": 0.7},
+}
+
+
+def site_scores(rows: list[dict], c: tuple[float, float], variant: dict | None = None) -> dict[tuple, float]:
     """Mean page F1 (letters) per (set, site, k)."""
     pages: dict[tuple, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0])
     for r in rows:
         acc = pages[(r["set"], r["site"], r["k"], r["page"])]
-        kept = decide(r, c)
+        kept = decide(r, c, variant)
         acc[0] += r["w"] * (kept and r["y"])
         acc[1] += r["w"] * kept
         acc[2] += r["w"] * r["y"]
@@ -184,6 +213,14 @@ def main() -> None:
             continue  # the two lines through the chosen point, and the layout-main-alone line
         print(f"| {c[0]:g}, {c[1]:g} | " + " | ".join(f"{mean(c, lambda key, s=s, k=k: key[0] == s and key[2] == (k or 0)):.4f}"
                                          for s in args.sets for k in PAGES) + " |")
+    cols = [(s, k) for s in args.sets for k in PAGES]
+    print("\n| variant at " + str(final) + " | " + " | ".join(f"{s} {k or 'all'}" for s, k in cols) + " |")
+    print("|---|" + "---|" * len(cols))
+    for name, variant in [("shipped", None), *VARIANTS.items()]:
+        got = scores[final] if variant is None else site_scores(rows, final, variant)
+        print(f"| {name} | " + " | ".join(
+            f"{sum(v for key, v in got.items() if key[0] == s and key[2] == (k or 0)) / max(1, n):.4f}"
+            for s, k in cols for n in [sum(1 for key in got if key[0] == s and key[2] == (k or 0))]) + " |")
     worst = sorted(((scores[final][key] - scores[LAYOUT_ALONE][key], key) for key in keys))[:8]
     print("\nsites that lose most against the layout alone:", ", ".join(f"{k[1]} k={k[2]} {d:+.3f}" for d, k in worst))
 

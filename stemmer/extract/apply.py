@@ -256,10 +256,9 @@ def _reading(layout: Layout) -> tuple[dict[str, tuple[int, str]], frozenset[str]
     if kept is None or kept[0] is not layout:
         if len(_READINGS) > 10_000:
             _READINGS.clear()
-        top = max((s.main for s in layout.sections), default=0.0) or 1.0
         pages = max(layout.pages, layout.seen)  # the pages of every crawl that saw it (`stemmer update`)
-        evidence = [SlotEvidence(s.role, s.diff, s.main / top, s.share, pages, True) for s in layout.sections]
-        evidence.append(SlotEvidence(None, 0.0, 0.0, 0.0, pages, False))
+        evidence = [SlotEvidence(s.role, s.share, pages, True) for s in layout.sections]
+        evidence.append(SlotEvidence(None, 0.0, pages, False))
         kept = _READINGS[id(layout)] = (layout, ({s.key: (i, s.role) for i, s in enumerate(layout.sections)},
                                                  frozenset(map(sig, layout.title_names)), evidence))
     return kept[1]

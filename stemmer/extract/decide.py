@@ -566,7 +566,10 @@ def outer_chains(table, blocks: list[int]) -> list[tuple[int, ...]]:
 # (a slot it saw vary outside the main text's element, a block it never saw) is
 # where a layout of few pages misleads.  Fitted under site-grouped cross-validation
 # on jekyll_sites and web_sites with layouts learned from 2, 3, 5 and all train
-# pages (benchmarks/decision.py).
+# pages (benchmarks/decision.py).  With the classifier reading the page as it is
+# (`Fallback.layout_decision`), 24 and no limit (the classifier always outweighs a
+# non-main vote) score within 0.0001 of each other on every set and number of train
+# pages; 24 keeps the classifier off the pages of layouts seen on more pages (speed).
 CLASSIFIER_PAGES_MAIN = 0.0
 CLASSIFIER_PAGES = 24.0
 
@@ -576,27 +579,23 @@ WEIGHED_ROLES = frozenset({"main", "sub"})
 
 @dataclass(frozen=True, slots=True)
 class SlotEvidence:
-    """What a layout knows of the slot a block aligned to.
+    """What a layout knows of the slot a block aligned to: how many of its pages speak for its vote (`layout_weight`).
 
-    The fitted decision weighs the pages that saw the slot (`layout_weight`);
-    DiffScore and MainScore share are kept for `benchmarks/decision.py`.  On the
-    dev sets the MainScore share of the sub slots whose blocks the classifier
-    added did not separate right from wrong additions; a DiffScore under 0.7 went
-    with as many wrong as right, but on 15 thousand of their 190 thousand letters.
+    The slot's DiffScore and MainScore, tried as gates on the classifier's say
+    over a sub slot under site-grouped CV (`benchmarks/decision.py` rows), did not
+    help: a sub slot of DiffScore under 0.6 keeping the layout's vote changed the
+    training sites' score by +0.0001, under 0.7 cost 0.018, and every MainScore
+    share cut tried (0.02 to 0.4) cost 0.006 or more; they are not read.
 
     Attributes:
         role: the slot's role (title, main, sub, static, date, author, byline), or None
             where the block aligned to no slot (the layout's container rule votes for it).
-        diff: the slot's DiffScore (0 where not aligned).
-        main_share: its MainScore as a share of the layout's top MainScore.
         slot_share: the share of the layout's pages that had the slot.
         layout_pages: how many pages the layout was learned from (those of later updates included).
         aligned: whether the block aligned to a slot at all.
     """
 
     role: str | None
-    diff: float
-    main_share: float
     slot_share: float
     layout_pages: int
     aligned: bool

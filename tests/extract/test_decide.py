@@ -77,20 +77,20 @@ def test_without_a_classifier_the_layout_decides_alone(lede_site):
 
 
 def test_a_slot_seen_on_many_pages_decides_alone_and_few_pages_lean_on_the_classifier():
-    many = SlotEvidence("sub", 0.6, 0.2, 1.0, int(CLASSIFIER_PAGES) + 1, True)
-    few = SlotEvidence("sub", 0.6, 0.2, 1.0, 3, True)
+    many = SlotEvidence("sub", 1.0, int(CLASSIFIER_PAGES) + 1, True)
+    few = SlotEvidence("sub", 1.0, 3, True)
     assert decides_alone(many, False)
     assert not is_main(many, False, True)
     assert not decides_alone(few, False)
     assert is_main(few, False, True)
     assert not is_main(few, False, False)
     # A slot on a third of its layout's pages has a third of their weight.
-    rare = SlotEvidence("sub", 0.6, 0.2, 1 / 3, 3 * int(CLASSIFIER_PAGES), True)
+    rare = SlotEvidence("sub", 1 / 3, 3 * int(CLASSIFIER_PAGES), True)
     assert not decides_alone(rare, False)
     # The layout's main slots and its static and title slots stand whatever the classifier says.
-    assert is_main(SlotEvidence("main", 0.6, 1.0, 1.0, 3, True), True, False)
-    assert decides_alone(SlotEvidence("static", 0.0, 0.0, 1.0, 2, True), False)
-    assert decides_alone(SlotEvidence("title", 0.7, 0.0, 1.0, 2, True), False)
+    assert is_main(SlotEvidence("main", 1.0, 3, True), True, False)
+    assert decides_alone(SlotEvidence("static", 1.0, 2, True), False)
+    assert decides_alone(SlotEvidence("title", 1.0, 2, True), False)
 
 
 def test_the_classifier_is_not_asked_on_a_page_of_a_layout_with_many_pages(lede_site, monkeypatch):
