@@ -12,8 +12,9 @@ needs the classifier's view of a page.  In order:
    is keeps its one block holding most of its letters);
 2. readers' comments: blocks in a comment section go where the page has text outside
    it, unless the section is a forum's thread (`is_thread`);
-3. with `regions` (a model that never saw the site): captions beside an image
-   (`drop_captions`), then runs of chosen blocks in a region of the page other than
+3. with `regions` (a model that never saw the site): captions beside an image and
+   their widget's labels, embedded social posts and a passage's second copy
+   (`drop_embedded`), then runs of chosen blocks in a region of the page other than
    the article's (`drop_boilerplate_regions`, `article_run`).
 
 docs/classifier.md says why each rule is there and what it was measured against;
@@ -106,10 +107,35 @@ SIDEBAR_WORD = re.compile("sidebar")
 ARTICLE_BODY_WORD = re.compile("article|post|entry|story|blog|news|single")
 SENTENCE_ENDS = tuple(".!?。！？…\"”’")
 # A caption or credit: a chosen block in an element (its own or its parent) that is a `figcaption`
-# or has one of these class or id words, where that element or its parent holds an image.
-CAPTION_WORDS = frozenset({"caption", "credit", "credits"})
+# or has a class or id word holding `CAPTION_WORD` (inside compound words too: `wp-caption-text`,
+# `articleEmbedCaption`, `photocredit`), where that element or its parent holds an image.
+CAPTION_WORD = re.compile("caption|credit")
+# A figure whose caption lies some levels away from its image (`<figure><div><img></div><div><div><p>`):
+# the nearest element around a chosen block, of its `FIGURE_LEVELS` nearest, that holds an image is the
+# block's figure.  A figure holding at most `FIGURE_LETTERS` letters is an image with its caption and the
+# widget's labels ("Caption", "Close", "3 / 12", a slide's duration): none of its text is the article's.
+# One holding more is a caption only where markup names it one (a `figure`, a `figcaption`, a caption word).
+FIGURE_LEVELS = 4
+FIGURE_LETTERS = 200
+# A widget's label beside a caption ("hide caption", "Up next", "Close", "3 / 12"): a chosen block of at
+# most `LABEL_LETTERS` letters that does not end as a sentence does, next to a caption (no other chosen
+# block between) and inside the element `LABEL_LEVELS` levels around the caption's figure (a playlist
+# around its list of slides).
+LABEL_LETTERS = 20
+LABEL_LEVELS = 2
 # Captions holding more than this share of the chosen letters are the page's text (a photo essay).
 CAPTION_SHARE = 1 / 3
+# An embedded social post (a tweet, an Instagram post) is a `<blockquote>` that its class or id words, or
+# its parent's, name as one (`twitter-tweet`, `instagram-media`), or whose text signs it with a handle
+# ("— Name (@handle) June 1, 2021", "A post shared by Name (@handle)"): a quotation signed by a name alone
+# stays the article's.  Like captions, such posts holding more than `CAPTION_SHARE` of the chosen letters
+# are the page's text.
+SOCIAL_WORD = re.compile("twitter|tweet|instagram|tiktok|facebook|mastodon|bluesky|reddit")
+SOCIAL_HANDLE = re.compile(r"\(@\w{1,30}\)|^\s*[—–-]+\s*\S.*\s@\w{1,30}\b|pic\.twitter\.com/")
+# A passage shown twice (a standfirst in the page's header repeated as the body's first paragraph, a
+# caption in a thumbnail strip and in the full view): a reader reads one copy of a chosen block's text
+# of at least `REPEAT_LETTERS` letters, the last of those in the article's body (`drop_repeats`).
+REPEAT_LETTERS = 40
 
 
 def page_blocks(table, probs, threshold: float, *, regions: bool = True):
@@ -121,8 +147,9 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
     (a page of nothing but comments, or one whose comment section follows its
     title directly, a forum thread, keeps them).  A second copy of chosen blocks goes
     (`drop_copies`).  Last, with
-    `regions`, captions beside an image go (`drop_captions`), then chosen blocks
-    in regions other than the article's (`drop_boilerplate_regions`).
+    `regions`, what a reader skips inside the body goes (`drop_embedded`: captions,
+    embedded posts, a passage shown twice), then chosen blocks in regions other
+    than the article's (`drop_boilerplate_regions`).
     """
     chosen = np.asarray(probs) >= threshold
     thread = False  # whether the comment section's chosen blocks are the page's thread, kept
@@ -146,7 +173,7 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
     chosen = drop_copies(table, chosen)
     if not regions:
         return chosen
-    return drop_boilerplate_regions(table, probs, drop_captions(table, chosen), thread=thread)
+    return drop_boilerplate_regions(table, probs, drop_embedded(table, chosen), thread=thread)
 
 
 def drop_copies(table, chosen):
@@ -197,36 +224,182 @@ def is_thread(table, shown, comment) -> bool:
     return sum(table.blocks[i].weight for i in np.flatnonzero(between) + heading + 1) < ARTICLE_LETTERS
 
 
-def drop_captions(table, chosen):
-    """Drop the chosen blocks that caption an image (`CAPTION_WORDS`), unless captions are the page's text.
+def drop_embedded(table, chosen):
+    """`chosen` less what a reader skips inside an article's body: captions and their widget's
+    labels (`drop_captions`), embedded social posts (`drop_social_posts`), and the copies of a
+    passage shown twice outside the body (`drop_repeats`)."""
+    kept = drop_social_posts(table, drop_captions(table, chosen))
+    return drop_repeats(table, kept, skipped=chosen & ~kept)
 
-    A caption says what a photo shows or who took it; the article's text does not
-    need it, and the classifier, which reads it as a sentence, keeps it.
-    """
-    elements, ancestors, shown = table.elements, table.ancestors, np.flatnonzero(chosen).tolist()
-    inner = {anc[-1] for i in shown if (anc := ancestors[i])}
-    near = inner.union(table.parent[e] for e in inner)  # each block's last two ancestors (-1: the root's parent)
-    near.discard(-1)
-    captioning = {e for e in near if elements[e][0] == "figcaption" or not CAPTION_WORDS.isdisjoint(elements[e][1])}
-    if not captioning:
-        return chosen
-    candidates = {i: els for i in shown if (els := [e for e in ancestors[i][-2:] if e in captioning])}
-    if not candidates:
-        return chosen
-    holds_image = np.zeros(len(table.elements), dtype=bool)
+
+def holds_image(table) -> np.ndarray:
+    """Per element, whether an image lies inside it."""
+    held = np.zeros(len(table.elements), dtype=bool)
     for e, (tag, _) in enumerate(table.elements):
         if tag == "img":
             e = table.parent[e]
-            while e >= 0 and not holds_image[e]:
-                holds_image[e] = True
+            while e >= 0 and not held[e]:
+                held[e] = True
                 e = table.parent[e]
-    captions = [i for i, els in candidates.items()
-                if any(holds_image[e] or (table.parent[e] >= 0 and holds_image[table.parent[e]]) for e in els)]
+    return held
+
+
+def holds_figure(table) -> np.ndarray:
+    """Per element, whether an image lies inside it outside the text of every block that reads as
+    text (`is_label`): a photo, not an emoji or an icon inside a sentence (`PageTable.images` counts
+    those of each block); a thumbnail beside a slide's duration is one."""
+    n = len(table.elements)
+    images = np.zeros(n + 1, dtype=np.int64)  # the last: the root's parent
+    for e, (tag, _) in enumerate(table.elements):
+        if tag == "img":
+            images[e] += 1
+    for e in range(n - 1, -1, -1):  # a parent comes before its children
+        images[table.parent[e]] += images[e]
+    for k, b, anc in zip(table.images, table.blocks, table.ancestors):
+        if k and not is_label(b):
+            images[list(anc)] -= k
+    return images[:n] > 0
+
+
+def is_label(block) -> bool:
+    """Whether a block reads as a label, not as text: `LABEL_LETTERS` letters at most, not ending as a sentence."""
+    return block.weight <= LABEL_LETTERS and not block.text.rstrip().endswith(SENTENCE_ENDS)
+
+
+def _names_caption(element: tuple[str, tuple[str, ...]]) -> bool:
+    tag, words = element
+    return tag in ("figure", "figcaption") or any(CAPTION_WORD.search(w) for w in words)
+
+
+def drop_captions(table, chosen):
+    """Drop the chosen blocks that caption an image, and the widget labels beside them, unless
+    captions are the page's text (`CAPTION_SHARE`).
+
+    A caption says what a photo shows or who took it; the article's text does not
+    need it, and the classifier, which reads it as a sentence, keeps it.  The
+    evidence is scored together: a block is a caption where its figure (the nearest
+    element around it holding an image, `FIGURE_LEVELS`) holds little text
+    (`FIGURE_LETTERS`), or where markup names a caption (`CAPTION_WORD`, `figure`,
+    `figcaption`) on an element between the block and its figure, or on one of its
+    two nearest elements whose own parent holds an image.
+    """
+    shown = np.flatnonzero(chosen).tolist()
+    if not shown or not any(tag == "img" for tag, _ in table.elements):
+        return chosen
+    elements, ancestors, parent = table.elements, table.ancestors, table.parent
+    held, photo = holds_image(table), holds_figure(table)
+    figure: dict[int, int] = {}  # chosen block -> its figure
+    for i in shown:
+        if table.images[i] and not is_label(table.blocks[i]):
+            continue  # text with an image inside it is no caption of it
+        for e in reversed(ancestors[i][-FIGURE_LEVELS:]):
+            if photo[e]:
+                figure[i] = e
+                break
+    letters = dict.fromkeys(figure.values(), 0)
+    if letters:
+        for b, anc in zip(table.blocks, ancestors):
+            for e in letters.keys() & set(anc):
+                letters[e] += b.weight
+    captions = []
+    for i in shown:
+        anc = ancestors[i]
+        near = anc[-2:]
+        if any(_names_caption(elements[e]) and (held[e] or (parent[e] >= 0 and held[parent[e]])) for e in near):
+            captions.append(i)
+        elif (e := figure.get(i)) is not None and (
+                letters[e] <= FIGURE_LETTERS or any(_names_caption(elements[a]) for a in anc[anc.index(e):])):
+            captions.append(i)
+    if not captions:
+        return chosen
+    captions += widget_labels(table, chosen, captions, figure)
     weights = np.array([b.weight for b in table.blocks], dtype=float)
-    if not captions or weights[captions].sum() > CAPTION_SHARE * weights[chosen].sum():
+    if weights[captions].sum() > CAPTION_SHARE * weights[chosen].sum():
         return chosen
     chosen = chosen.copy()
     chosen[captions] = False
+    return chosen
+
+
+def widget_labels(table, chosen, captions: list[int], figure: dict[int, int]) -> list[int]:
+    """The chosen short labels (`LABEL_LETTERS`) next to a caption, inside the element around its figure."""
+    blocks, ancestors, parent = table.blocks, table.ancestors, table.parent
+    is_caption = set(captions)
+    shown = np.flatnonzero(chosen).tolist()
+    labels: list[int] = []
+    for k, i in enumerate(shown):
+        if i in is_caption or not is_label(blocks[i]):
+            continue
+        for step in (-1, 1):  # the nearest chosen block on each side that is not a label
+            j = k + step
+            while 0 <= j < len(shown) and shown[j] not in is_caption and is_label(blocks[shown[j]]):
+                j += step
+            if 0 <= j < len(shown) and shown[j] in is_caption:
+                c = shown[j]
+                around = figure.get(c, ancestors[c][-1] if ancestors[c] else -1)
+                for _ in range(LABEL_LEVELS):
+                    around = parent[around] if around >= 0 else -1
+                if around >= 0 and around in ancestors[i]:
+                    labels.append(i)
+                    break
+    return labels
+
+
+def drop_social_posts(table, chosen):
+    """Drop the chosen blocks of social posts embedded in the body (`SOCIAL_WORD`, `SOCIAL_HANDLE`),
+    unless they are the page's text (`CAPTION_SHARE`)."""
+    elements, ancestors, parent, blocks = table.elements, table.ancestors, table.parent, table.blocks
+    quotes = {e for i in np.flatnonzero(chosen).tolist() for e in ancestors[i] if elements[e][0] == "blockquote"}
+    if not quotes:
+        return chosen
+    inside: dict[int, list[int]] = {e: [] for e in quotes}
+    for i, anc in enumerate(ancestors):
+        for e in quotes.intersection(anc):
+            inside[e].append(i)
+    posts = set()
+    for e, members in inside.items():
+        words = elements[e][1] + (elements[parent[e]][1] if parent[e] >= 0 else ())
+        if any(SOCIAL_WORD.search(w) for w in words) or any(SOCIAL_HANDLE.search(blocks[i].text) for i in members):
+            posts.update(i for i in members if chosen[i])
+    if not posts:
+        return chosen
+    posts = sorted(posts)
+    weights = np.array([b.weight for b in blocks], dtype=float)
+    if weights[posts].sum() > CAPTION_SHARE * weights[chosen].sum():
+        return chosen
+    chosen = chosen.copy()
+    chosen[posts] = False
+    return chosen
+
+
+def drop_repeats(table, chosen, skipped=None):
+    """Read a passage shown twice once (`REPEAT_LETTERS`): of the copies of a chosen block's text in
+    elements of different tag paths, the one chosen is the last of those in the article's body (an
+    element the PageTable names `content`, or an `<article>`), or the last where none or all are;
+    copies of one path (a refrain, the items of a listing that shows a story twice) stay.  `skipped`:
+    the blocks an earlier step dropped (captions, embedded posts); a copy of one goes too.
+    """
+    blocks, ancestors, elements = table.blocks, table.ancestors, table.elements
+    copies: dict[str, list[int]] = {}
+    for i, b in enumerate(blocks):
+        if b.weight >= REPEAT_LETTERS:
+            copies.setdefault(b.text, []).append(i)
+    groups = [same for same in copies.values() if len(same) > 1 and chosen[same].any()]
+    if not groups:
+        return chosen
+    body = set(table.content) | {e for e, (tag, _) in enumerate(elements) if tag == "article"}
+    chosen = chosen.copy()
+    for same in groups:
+        readable = [i for i in same if skipped is None or not skipped[i]]
+        if len(readable) < len(same):  # a caption's text is one wherever the page shows it
+            chosen[same] = False
+            continue
+        within = [i for i in readable if not body.isdisjoint(ancestors[i])]
+        keep = (within or readable)[-1]
+        for i in same:
+            if blocks[i].path != blocks[keep].path:
+                chosen[i] = False
+        chosen[keep] = True
     return chosen
 
 
