@@ -112,15 +112,24 @@ SENTENCE_ENDS = tuple(".!?。！？…\"”’")
 CAPTION_WORD = re.compile("caption|credit")
 # A figure whose caption lies some levels away from its image (`<figure><div><img></div><div><div><p>`):
 # the nearest element around a chosen block, of its `FIGURE_LEVELS` nearest, that holds an image is the
-# block's figure.  A figure holding at most `FIGURE_LETTERS` letters is an image with its caption and the
-# widget's labels ("Caption", "Close", "3 / 12", a slide's duration): none of its text is the article's.
-# One holding more is a caption only where markup names it one (a `figure`, a `figcaption`, a caption word).
+# block's figure.  Its text is a caption where markup names one between them (a `figcaption`, a caption
+# word; not a `figure`, which holds quotations too), or where the figure holds one photo and at most
+# `FIGURE_LETTERS` letters (below).
 FIGURE_LEVELS = 4
 FIGURE_LETTERS = 200
+# Unnamed, a figure is one photo (a row of share icons is none) with one block of text that is no heading,
+# no label and no quotation (a card's heading and text beside an icon, a testimonial beside its author's
+# face are the page's), or a video's slide: its photo,
+# a `DURATION` ("2:34"), a title and a blurb.
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+DURATION = re.compile(r"\s*\d{1,2}(?::\d\d){1,2}\s*$")
+# An element named as the article's body (the PageTable's `content`) or of one of these tags is no figure:
+# its image is the article's (a post of one photo and two lines) or its author's (a headline with a portrait).
+NO_FIGURE_TAGS = frozenset({"article", "main", "header", "body", "html"})
 # A widget's label beside a caption ("hide caption", "Up next", "Close", "3 / 12"): a chosen block of at
 # most `LABEL_LETTERS` letters that does not end as a sentence does, next to a caption (no other chosen
-# block between) and inside the element `LABEL_LEVELS` levels around the caption's figure (a playlist
-# around its list of slides).
+# block between) and inside an element at most `LABEL_LEVELS` levels around the caption's figure (a
+# playlist around its list of slides) whose text is all captions and such labels.
 LABEL_LETTERS = 20
 LABEL_LEVELS = 2
 # Captions holding more than this share of the chosen letters are the page's text (a photo essay).
@@ -134,7 +143,7 @@ SOCIAL_WORD = re.compile("twitter|tweet|instagram|tiktok|facebook|mastodon|blues
 SOCIAL_HANDLE = re.compile(r"\(@\w{1,30}\)|^\s*[—–-]+\s*\S.*\s@\w{1,30}\b|pic\.twitter\.com/")
 # A passage shown twice (a standfirst in the page's header repeated as the body's first paragraph, a
 # caption in a thumbnail strip and in the full view): a reader reads one copy of a chosen block's text
-# of at least `REPEAT_LETTERS` letters, the last of those in the article's body (`drop_repeats`).
+# of at least `REPEAT_LETTERS` letters, the one in the article's body (`drop_repeats`).
 REPEAT_LETTERS = 40
 
 
@@ -244,9 +253,9 @@ def holds_image(table) -> np.ndarray:
     return held
 
 
-def holds_figure(table) -> np.ndarray:
-    """Per element, whether an image lies inside it outside the text of every block that reads as
-    text (`is_label`): a photo, not an emoji or an icon inside a sentence (`PageTable.images` counts
+def photos(table) -> np.ndarray:
+    """Per element, how many images lie inside it outside the text of every block that reads as
+    text (`is_label`): photos, not an emoji or an icon inside a sentence (`PageTable.images` counts
     those of each block); a thumbnail beside a slide's duration is one."""
     n = len(table.elements)
     images = np.zeros(n + 1, dtype=np.int64)  # the last: the root's parent
@@ -258,7 +267,7 @@ def holds_figure(table) -> np.ndarray:
     for k, b, anc in zip(table.images, table.blocks, table.ancestors):
         if k and not is_label(b):
             images[list(anc)] -= k
-    return images[:n] > 0
+    return images[:n]
 
 
 def is_label(block) -> bool:
@@ -268,7 +277,7 @@ def is_label(block) -> bool:
 
 def _names_caption(element: tuple[str, tuple[str, ...]]) -> bool:
     tag, words = element
-    return tag in ("figure", "figcaption") or any(CAPTION_WORD.search(w) for w in words)
+    return tag == "figcaption" or any(CAPTION_WORD.search(w) for w in words)
 
 
 def drop_captions(table, chosen):
@@ -278,29 +287,50 @@ def drop_captions(table, chosen):
     A caption says what a photo shows or who took it; the article's text does not
     need it, and the classifier, which reads it as a sentence, keeps it.  The
     evidence is scored together: a block is a caption where its figure (the nearest
-    element around it holding an image, `FIGURE_LEVELS`) holds little text
-    (`FIGURE_LETTERS`), or where markup names a caption (`CAPTION_WORD`, `figure`,
-    `figcaption`) on an element between the block and its figure, or on one of its
-    two nearest elements whose own parent holds an image.
+    element around it holding an image, `FIGURE_LEVELS`, not one named as the
+    article's body, with at least as many chosen letters beside it as in it, within
+    `LABEL_LEVELS` levels around it) is one photo and little text (`FIGURE_LETTERS`:
+    the caption alone, or a video slide's), or where markup names a caption
+    (`CAPTION_WORD`, `figcaption`) on an element between the block and its figure;
+    or where markup names a caption on one of its two nearest elements whose own
+    parent holds an image.
     """
     shown = np.flatnonzero(chosen).tolist()
     if not shown or not any(tag == "img" for tag, _ in table.elements):
         return chosen
     elements, ancestors, parent = table.elements, table.ancestors, table.parent
-    held, photo = holds_image(table), holds_figure(table)
+    held, photo = holds_image(table), photos(table)
+    body = table.content | {e for e, (tag, _) in enumerate(elements) if tag in NO_FIGURE_TAGS}
     figure: dict[int, int] = {}  # chosen block -> its figure
     for i in shown:
-        if table.images[i] and not is_label(table.blocks[i]):
+        if not ancestors[i] or (table.images[i] and not is_label(table.blocks[i])):
             continue  # text with an image inside it is no caption of it
-        for e in reversed(ancestors[i][-FIGURE_LEVELS:]):
-            if photo[e]:
-                figure[i] = e
+        own = photo[ancestors[i][-1]]  # the image must lie in a branch beside the block's own element
+        for e in reversed(ancestors[i][-FIGURE_LEVELS:-1]):
+            if photo[e] > own:
+                if e not in body:  # an element named as the article's body, or its header, is no figure in it
+                    figure[i] = e
                 break
-    letters = dict.fromkeys(figure.values(), 0)
+    letters = dict.fromkeys(figure.values(), 0)  # each figure's letters,
+    texts = dict.fromkeys(letters, 0)  # its blocks,
+    timed = dict.fromkeys(letters, False)  # and whether one of them is a duration
+    beside = {e: [0] * LABEL_LEVELS for e in letters}  # the chosen letters outside it, 1, 2 levels around it
     if letters:
-        for b, anc in zip(table.blocks, ancestors):
-            for e in letters.keys() & set(anc):
+        around = {e: _levels_up(parent, e, LABEL_LEVELS) for e in letters}
+        for i, (b, anc) in enumerate(zip(table.blocks, ancestors)):
+            held_by = set(anc)
+            for e in letters.keys() & held_by:
                 letters[e] += b.weight
+                texts[e] += 1
+                timed[e] = timed[e] or bool(DURATION.match(b.text))
+            if chosen[i]:
+                for e, ups in around.items():
+                    if e not in held_by:
+                        for level, up in enumerate(ups):
+                            if up in held_by:
+                                beside[e][level] += b.weight
+        # a figure sits beside the article's text; one whose surroundings hold less chosen text is the article
+        figure = {i: e for i, e in figure.items() if max(beside[e]) >= letters[e]}
     captions = []
     for i in shown:
         anc = ancestors[i]
@@ -308,7 +338,11 @@ def drop_captions(table, chosen):
         if any(_names_caption(elements[e]) and (held[e] or (parent[e] >= 0 and held[parent[e]])) for e in near):
             captions.append(i)
         elif (e := figure.get(i)) is not None and (
-                letters[e] <= FIGURE_LETTERS or any(_names_caption(elements[a]) for a in anc[anc.index(e):])):
+                any(_names_caption(elements[a]) for a in anc[anc.index(e):])
+                or (letters[e] <= FIGURE_LETTERS and photo[e] - photo[anc[-1]] == 1
+                    and (timed[e] or (texts[e] == 1 and table.blocks[i].tag not in HEADINGS
+                                      and not is_label(table.blocks[i])
+                                      and all(elements[a][0] != "blockquote" for a in anc[anc.index(e):]))))):
             captions.append(i)
     if not captions:
         return chosen
@@ -321,12 +355,30 @@ def drop_captions(table, chosen):
     return chosen
 
 
+def _levels_up(parent, e: int, levels: int) -> list[int]:
+    """The elements 1 .. `levels` levels around element `e` (-1 past the root)."""
+    ups = []
+    for _ in range(levels):
+        e = parent[e] if e >= 0 else -1
+        ups.append(e)
+    return ups
+
+
 def widget_labels(table, chosen, captions: list[int], figure: dict[int, int]) -> list[int]:
-    """The chosen short labels (`LABEL_LETTERS`) next to a caption, inside the element around its figure."""
+    """The chosen labels (`is_label`) next to a caption, inside an element around its figure
+    (`LABEL_LEVELS`) whose text is all captions and labels: the widget's, not the page's."""
     blocks, ancestors, parent = table.blocks, table.ancestors, table.parent
     is_caption = set(captions)
     shown = np.flatnonzero(chosen).tolist()
     labels: list[int] = []
+    widgets: dict[int, bool] = {}  # element -> whether its text is all captions and labels
+
+    def widget(e: int) -> bool:
+        if e not in widgets:
+            widgets[e] = all(i in is_caption or is_label(b) for i, (b, anc) in enumerate(zip(blocks, ancestors))
+                             if e in anc)
+        return widgets[e]
+
     for k, i in enumerate(shown):
         if i in is_caption or not is_label(blocks[i]):
             continue
@@ -336,10 +388,9 @@ def widget_labels(table, chosen, captions: list[int], figure: dict[int, int]) ->
                 j += step
             if 0 <= j < len(shown) and shown[j] in is_caption:
                 c = shown[j]
-                around = figure.get(c, ancestors[c][-1] if ancestors[c] else -1)
-                for _ in range(LABEL_LEVELS):
-                    around = parent[around] if around >= 0 else -1
-                if around >= 0 and around in ancestors[i]:
+                box = figure.get(c, ancestors[c][-1] if ancestors[c] else -1)
+                scope = next((e for e in [box] + _levels_up(parent, box, LABEL_LEVELS) if e in ancestors[i]), -1)
+                if scope >= 0 and widget(scope):
                     labels.append(i)
                     break
     return labels
@@ -373,16 +424,16 @@ def drop_social_posts(table, chosen):
 
 
 def drop_repeats(table, chosen, skipped=None):
-    """Read a passage shown twice once (`REPEAT_LETTERS`): of the copies of a chosen block's text in
-    elements of different tag paths, the one chosen is the last of those in the article's body (an
-    element the PageTable names `content`, or an `<article>`), or the last where none or all are;
-    copies of one path (a refrain, the items of a listing that shows a story twice) stay.  `skipped`:
-    the blocks an earlier step dropped (captions, embedded posts); a copy of one goes too.
+    """Read a passage shown twice once (`REPEAT_LETTERS`, not links): where a chosen block's text is
+    that of two blocks of different tag paths, the later one in the article's body (an element the
+    PageTable names `content`, or an `<article>`), the later one is chosen and the earlier not (a
+    standfirst comes before the body that repeats it).  `skipped`: the blocks an earlier step dropped
+    (captions, embedded posts); a copy of one goes too.
     """
     blocks, ancestors, elements = table.blocks, table.ancestors, table.elements
     copies: dict[str, list[int]] = {}
     for i, b in enumerate(blocks):
-        if b.weight >= REPEAT_LETTERS:
+        if b.weight >= REPEAT_LETTERS and b.anchor_weight * 2 < b.weight:  # a link's text repeats a headline
             copies.setdefault(b.text, []).append(i)
     groups = [same for same in copies.values() if len(same) > 1 and chosen[same].any()]
     if not groups:
@@ -390,16 +441,11 @@ def drop_repeats(table, chosen, skipped=None):
     body = set(table.content) | {e for e, (tag, _) in enumerate(elements) if tag == "article"}
     chosen = chosen.copy()
     for same in groups:
-        readable = [i for i in same if skipped is None or not skipped[i]]
-        if len(readable) < len(same):  # a caption's text is one wherever the page shows it
+        if skipped is not None and skipped[same].any():  # a caption's text is one wherever the page shows it
             chosen[same] = False
-            continue
-        within = [i for i in readable if not body.isdisjoint(ancestors[i])]
-        keep = (within or readable)[-1]
-        for i in same:
-            if blocks[i].path != blocks[keep].path:
-                chosen[i] = False
-        chosen[keep] = True
+        elif len(same) == 2 and blocks[same[0]].path != blocks[same[1]].path \
+                and not body.isdisjoint(ancestors[same[1]]):
+            chosen[same] = False, True
     return chosen
 
 

@@ -24,6 +24,7 @@ PARAS = [
     "and buses will be sent the long way round through the next village for the weeks of the closure.",
 ]
 CAPTION = "Engineers inspect the cracked arches of the bridge, which was built in 1820 and last repaired in 1975."
+WALKERS = "The footpath over the bridge stays open through the works, with a marshal at each end."
 LONG_CAPTION = (CAPTION + " The arches were rebuilt twice in the nineteenth century, once after a flood in 1852 "
                 "and once after a cart overturned on them, and the parapet was raised in 1911 by the county.")
 
@@ -52,10 +53,15 @@ def test_a_caption_two_levels_below_its_figure_with_the_image_in_a_sibling_branc
     short = (f'<div class="photo-wrap"><div class="media"><img src=/b.jpg></div>'
              f'<div class="text"><div class="inner"><p>{CAPTION}</p></div></div></div>')
     assert kept(story(short)) == PARAS
-    # a caption too long to be told by its figure's size alone: the figure element says it
-    long = (f'<figure><div class="media"><img src=/b.jpg></div>'
-            f'<div class="text"><div class="inner"><p>{LONG_CAPTION}</p></div></div></figure>')
+    # a caption too long to be told by its figure's size alone: a caption word on the way says it
+    long = (f'<div class="photo-wrap"><div class="media"><img src=/b.jpg></div>'
+            f'<div class="captionText"><div class="inner"><p>{LONG_CAPTION}</p></div></div></div>')
     assert kept(story(long)) == PARAS
+    # a card of an icon, a heading and a line is the page's, as is a quotation in a `figure`
+    card = (f'<div class="feature"><div class="icon"><img src=/i.svg></div><div class="text">'
+            f'<h3>Open to walkers</h3><p>{WALKERS}</p></div></div>')
+    quote = f'<figure class="quote"><blockquote><p>{CAPTION}</p></blockquote><img src=/face.jpg></figure>'
+    assert kept(story(card + quote)) == PARAS[:3] + ["Open to walkers", WALKERS, CAPTION] + PARAS[3:]
 
 
 def test_a_paragraph_with_an_emoji_or_beside_one_is_no_caption():
