@@ -143,7 +143,7 @@ SOCIAL_WORD = re.compile("twitter|tweet|instagram|tiktok|facebook|mastodon|blues
 SOCIAL_HANDLE = re.compile(r"\(@\w{1,30}\)|^\s*[—–-]+\s*\S.*\s@\w{1,30}\b|pic\.twitter\.com/")
 # A passage shown twice (a standfirst in the page's header repeated as the body's first paragraph, a
 # caption in a thumbnail strip and in the full view): a reader reads one copy of a chosen block's text
-# of at least `REPEAT_LETTERS` letters, the one in the article's body (`drop_repeats`).
+# of at least `REPEAT_LETTERS` letters, the one in the `<article>` (`drop_repeats`).
 REPEAT_LETTERS = 40
 
 
@@ -331,19 +331,21 @@ def drop_captions(table, chosen):
                                 beside[e][level] += b.weight
         # a figure sits beside the article's text; one whose surroundings hold less chosen text is the article
         figure = {i: e for i, e in figure.items() if max(beside[e]) >= letters[e]}
-    captions = []
+    captions, unnamed = [], {}  # unnamed: the captions told by their figure alone, by their tag path
     for i in shown:
         anc = ancestors[i]
-        near = anc[-2:]
-        if any(_names_caption(elements[e]) and (held[e] or (parent[e] >= 0 and held[parent[e]])) for e in near):
+        if any(_names_caption(elements[e]) and (held[e] or (parent[e] >= 0 and held[parent[e]])) for e in anc[-2:]):
             captions.append(i)
-        elif (e := figure.get(i)) is not None and (
-                any(_names_caption(elements[a]) for a in anc[anc.index(e):])
-                or (letters[e] <= FIGURE_LETTERS and photo[e] - photo[anc[-1]] == 1
-                    and (timed[e] or (texts[e] == 1 and table.blocks[i].tag not in HEADINGS
-                                      and not is_label(table.blocks[i])
-                                      and all(elements[a][0] != "blockquote" for a in anc[anc.index(e):]))))):
+        elif (e := figure.get(i)) is None:
+            continue
+        elif any(_names_caption(elements[a]) for a in anc[anc.index(e):]):
             captions.append(i)
+        elif letters[e] <= FIGURE_LETTERS and photo[e] - photo[anc[-1]] == 1 and (timed[e] or (
+                texts[e] == 1 and table.blocks[i].tag not in HEADINGS and not is_label(table.blocks[i])
+                and all(elements[a][0] != "blockquote" for a in anc[anc.index(e):]))):
+            unnamed.setdefault(table.blocks[i].path, []).append((i, timed[e]))
+    # one photo with a line beside it, repeated, is a list of items with icons (a service's features)
+    captions += [i for group in unnamed.values() for i, timed_ in group if len(group) == 1 or timed_]
     if not captions:
         return chosen
     captions += widget_labels(table, chosen, captions, figure)
@@ -425,10 +427,11 @@ def drop_social_posts(table, chosen):
 
 def drop_repeats(table, chosen, skipped=None):
     """Read a passage shown twice once (`REPEAT_LETTERS`, not links): where a chosen block's text is
-    that of two blocks of different tag paths, the later one in the article's body (an element the
-    PageTable names `content`, or an `<article>`), the later one is chosen and the earlier not (a
-    standfirst comes before the body that repeats it).  `skipped`: the blocks an earlier step dropped
-    (captions, embedded posts); a copy of one goes too.
+    that of two blocks, the earlier outside every `<article>` element and the later inside one, the
+    later is chosen and the earlier not (a standfirst in the page's header repeats the article's first
+    paragraph).  Copies inside one article (a reply quoting a post, a description in a tab and a
+    hidden panel) are left as the classifier chose them.  `skipped`: the blocks an earlier step
+    dropped (captions, embedded posts); a copy of one goes too.
     """
     blocks, ancestors, elements = table.blocks, table.ancestors, table.elements
     copies: dict[str, list[int]] = {}
@@ -438,13 +441,12 @@ def drop_repeats(table, chosen, skipped=None):
     groups = [same for same in copies.values() if len(same) > 1 and chosen[same].any()]
     if not groups:
         return chosen
-    body = set(table.content) | {e for e, (tag, _) in enumerate(elements) if tag == "article"}
+    articles = {e for e, (tag, _) in enumerate(elements) if tag == "article"}
     chosen = chosen.copy()
     for same in groups:
         if skipped is not None and skipped[same].any():  # a caption's text is one wherever the page shows it
             chosen[same] = False
-        elif len(same) == 2 and blocks[same[0]].path != blocks[same[1]].path \
-                and not body.isdisjoint(ancestors[same[1]]):
+        elif len(same) == 2 and articles.isdisjoint(ancestors[same[0]]) and not articles.isdisjoint(ancestors[same[1]]):
             chosen[same] = False, True
     return chosen
 
