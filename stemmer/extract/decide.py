@@ -13,9 +13,9 @@ needs the classifier's view of a page.  In order:
 2. readers' comments: blocks in a comment section go where the page has text outside
    it, unless the section is a forum's thread (`is_thread`);
 3. with `regions` (a model that never saw the site): captions beside an image and
-   their widget's labels, embedded social posts and a passage's second copy
-   (`drop_embedded`), then runs of chosen blocks in a region of the page other than
-   the article's (`drop_boilerplate_regions`, `article_run`).
+   their widget's labels, embedded social posts (`drop_embedded`), then runs of chosen
+   blocks in a region of the page other than the article's (`drop_boilerplate_regions`,
+   `article_run`), then a passage's copy outside the `<article>` (`drop_repeats`).
 
 docs/classifier.md says why each rule is there and what it was measured against;
 alternatives measured and not kept (a Viterbi decision over the block sequence)
@@ -157,8 +157,9 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
     title directly, a forum thread, keeps them).  A second copy of chosen blocks goes
     (`drop_copies`).  Last, with
     `regions`, what a reader skips inside the body goes (`drop_embedded`: captions,
-    embedded posts, a passage shown twice), then chosen blocks in regions other
-    than the article's (`drop_boilerplate_regions`).
+    embedded posts), then chosen blocks in regions other than the article's
+    (`drop_boilerplate_regions`); last, a passage shown twice is read once
+    (`drop_repeats`), after the regions are read as the classifier's choice drew them.
     """
     chosen = np.asarray(probs) >= threshold
     thread = False  # whether the comment section's chosen blocks are the page's thread, kept
@@ -182,7 +183,8 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
     chosen = drop_copies(table, chosen)
     if not regions:
         return chosen
-    return drop_boilerplate_regions(table, probs, drop_embedded(table, chosen), thread=thread)
+    kept = drop_embedded(table, chosen)
+    return drop_repeats(table, drop_boilerplate_regions(table, probs, kept, thread=thread), skipped=chosen & ~kept)
 
 
 def drop_copies(table, chosen):
@@ -235,10 +237,9 @@ def is_thread(table, shown, comment) -> bool:
 
 def drop_embedded(table, chosen):
     """`chosen` less what a reader skips inside an article's body: captions and their widget's
-    labels (`drop_captions`), embedded social posts (`drop_social_posts`), and the copies of a
-    passage shown twice outside the body (`drop_repeats`)."""
-    kept = drop_social_posts(table, drop_captions(table, chosen))
-    return drop_repeats(table, kept, skipped=chosen & ~kept)
+    labels (`drop_captions`) and embedded social posts (`drop_social_posts`).  Their copies
+    elsewhere go after the region step (`drop_repeats`)."""
+    return drop_social_posts(table, drop_captions(table, chosen))
 
 
 def holds_image(table) -> np.ndarray:
