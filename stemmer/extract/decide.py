@@ -33,6 +33,7 @@ weight for the classifier against it did better (see `CLASSIFIER_PAGES_MAIN`).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -243,33 +244,25 @@ def drop_embedded(table, chosen):
     return drop_repeats(table, kept, skipped=chosen & ~kept)
 
 
-def holds_image(table) -> np.ndarray:
-    """Per element, whether an image lies inside it."""
-    held = np.zeros(len(table.elements), dtype=bool)
-    for e, (tag, _) in enumerate(table.elements):
-        if tag == "img":
-            e = table.parent[e]
-            while e >= 0 and not held[e]:
-                held[e] = True
-                e = table.parent[e]
-    return held
-
-
-def photos(table) -> np.ndarray:
-    """Per element, how many images lie inside it outside the text of every block that reads as
-    text (`is_label`): photos, not an emoji or an icon inside a sentence (`PageTable.images` counts
-    those of each block); a thumbnail beside a slide's duration is one."""
+def images_inside(table) -> tuple[np.ndarray, np.ndarray]:
+    """Per element, how many images lie inside it, and how many of those lie outside the text of every
+    block that reads as text (`is_label`): photos, not an emoji or an icon inside a sentence
+    (`PageTable.images` counts those of each block); a thumbnail beside a slide's duration is one."""
     n = len(table.elements)
-    images = np.zeros(n + 1, dtype=np.int64)  # the last: the root's parent
+    counts = [0] * (n + 1)  # the last: the root's parent
     for e, (tag, _) in enumerate(table.elements):
         if tag == "img":
-            images[e] += 1
+            counts[e] = 1
+    parent = table.parent
     for e in range(n - 1, -1, -1):  # a parent comes before its children
-        images[table.parent[e]] += images[e]
+        if c := counts[e]:
+            counts[parent[e]] += c
+    images = np.array(counts[:n], dtype=np.int64)
+    photos = images.copy()
     for k, b, anc in zip(table.images, table.blocks, table.ancestors):
         if k and not is_label(b):
-            images[list(anc)] -= k
-    return images[:n]
+            photos[list(anc)] -= k
+    return images, photos
 
 
 def is_label(block) -> bool:
@@ -301,7 +294,7 @@ def drop_captions(table, chosen):
     if not shown or not any(tag == "img" for tag, _ in table.elements):
         return chosen
     elements, ancestors, parent = table.elements, table.ancestors, table.parent
-    held, photo = holds_image(table), photos(table)
+    held, photo = images_inside(table)
     body = table.content | {e for e, (tag, _) in enumerate(elements) if tag in NO_FIGURE_TAGS}
     figure: dict[int, int] = {}  # chosen block -> its figure
     for i in shown:
@@ -313,26 +306,11 @@ def drop_captions(table, chosen):
                 if e not in body:  # an element named as the article's body, or its header, is no figure in it
                     figure[i] = e
                 break
-    letters = dict.fromkeys(figure.values(), 0)  # each figure's letters,
-    texts = dict.fromkeys(letters, 0)  # its blocks,
-    timed = dict.fromkeys(letters, False)  # and whether one of them is a duration
-    beside = {e: [0] * LABEL_LEVELS for e in letters}  # the chosen letters outside it, 1, 2 levels around it
-    if letters:
-        around = {e: _levels_up(parent, e, LABEL_LEVELS) for e in letters}
-        for i, (b, anc) in enumerate(zip(table.blocks, ancestors)):
-            held_by = set(anc)
-            for e in letters.keys() & held_by:
-                letters[e] += b.weight
-                texts[e] += 1
-                timed[e] = timed[e] or bool(DURATION.match(b.text))
-            if chosen[i]:
-                for e, ups in around.items():
-                    if e not in held_by:
-                        for level, up in enumerate(ups):
-                            if up in held_by:
-                                beside[e][level] += b.weight
+    if figure:  # per element: its letters, blocks, chosen letters, and whether a block of it is a duration
+        letters, texts, shown_in, timed = _sums(table, chosen)
         # a figure sits beside the article's text; one whose surroundings hold less chosen text is the article
-        figure = {i: e for i, e in figure.items() if max(beside[e]) >= letters[e]}
+        figure = {i: e for i, e in figure.items()
+                  if max(shown_in[up] for up in _levels_up(parent, e, LABEL_LEVELS)) - shown_in[e] >= letters[e]}
     captions, unnamed = [], {}  # unnamed: the captions told by their figure alone, by their tag path
     for i in shown:
         anc = ancestors[i]
@@ -357,6 +335,19 @@ def drop_captions(table, chosen):
     chosen = chosen.copy()
     chosen[captions] = False
     return chosen
+
+
+def _sums(table, chosen) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per element (and a last entry, 0, for the root's parent): the letters of its blocks, how many
+    blocks it holds, the letters of its chosen blocks, and whether one of its blocks is a `DURATION`."""
+    n = len(table.elements) + 1
+    depth = np.fromiter(map(len, table.ancestors), dtype=np.int64, count=len(table.ancestors))
+    flat = np.fromiter(itertools.chain.from_iterable(table.ancestors), dtype=np.int64, count=int(depth.sum()))
+    weights = np.array([b.weight for b in table.blocks], dtype=float)
+    duration = np.array([bool(DURATION.match(b.text)) for b in table.blocks], dtype=float)
+    owner = np.repeat(np.arange(len(depth)), depth)
+    return (np.bincount(flat, weights[owner], n), np.bincount(flat, minlength=n),
+            np.bincount(flat, (weights * chosen)[owner], n), np.bincount(flat, duration[owner], n) > 0)
 
 
 def _levels_up(parent, e: int, levels: int) -> list[int]:
