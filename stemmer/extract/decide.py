@@ -12,10 +12,10 @@ needs the classifier's view of a page.  In order:
    is keeps its one block holding most of its letters);
 2. readers' comments: blocks in a comment section go where the page has text outside
    it, unless the section is a forum's thread (`is_thread`);
-3. with `regions` (a model that never saw the site): runs of chosen blocks in a region
-   of the page other than the article's (`drop_boilerplate_regions`, `article_run`), then
-   captions beside an image and their widget's labels, embedded social posts and a
-   passage's copy outside the `<article>` (`drop_embedded`).
+3. with `regions` (a model that never saw the site): captions beside an image and
+   their widget's labels, embedded social posts (`drop_embedded`), then runs of chosen
+   blocks in a region of the page other than the article's (`drop_boilerplate_regions`,
+   `article_run`), then a passage's copy outside the `<article>` (`drop_repeats`).
 
 docs/classifier.md says why each rule is there and what it was measured against;
 alternatives measured and not kept (a Viterbi decision over the block sequence)
@@ -157,9 +157,10 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
     (a page of nothing but comments, or one whose comment section follows its
     title directly, a forum thread, keeps them).  A second copy of chosen blocks goes
     (`drop_copies`).  Last, with
-    `regions`, chosen blocks in regions other than the article's go
-    (`drop_boilerplate_regions`), then what a reader skips inside the body
-    (`drop_embedded`: captions, embedded posts, a passage shown twice).
+    `regions`, what a reader skips inside the body goes (`drop_embedded`: captions
+    and their widget's labels, embedded posts), then chosen blocks in regions other
+    than the article's (`drop_boilerplate_regions`); last, a passage shown twice is
+    read once (`drop_repeats`), after the regions are read as the choice drew them.
     """
     chosen = np.asarray(probs) >= threshold
     thread = False  # whether the comment section's chosen blocks are the page's thread, kept
@@ -183,7 +184,8 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
     chosen = drop_copies(table, chosen)
     if not regions:
         return chosen
-    return drop_embedded(table, drop_boilerplate_regions(table, probs, chosen, thread=thread))
+    kept = drop_embedded(table, chosen)
+    return drop_repeats(table, drop_boilerplate_regions(table, probs, kept, thread=thread), skipped=chosen & ~kept)
 
 
 def drop_copies(table, chosen):
@@ -236,12 +238,10 @@ def is_thread(table, shown, comment) -> bool:
 
 def drop_embedded(table, chosen):
     """`chosen` less what a reader skips inside an article's body: captions and their widget's
-    labels (`drop_captions`), embedded social posts (`drop_social_posts`), a passage's copy
-    outside the article (`drop_repeats`).  Run after the region step, which reads the runs of
-    chosen blocks as the classifier drew them: a caption taken out first would cut the
-    article's run in two (a byline above a video's caption left as a run of its own)."""
-    kept = drop_social_posts(table, drop_captions(table, chosen))
-    return drop_repeats(table, kept, skipped=chosen & ~kept)
+    labels (`drop_captions`) and embedded social posts (`drop_social_posts`).  Before the region
+    step, as the caption rule was (a related-links box beside a caption stays a run of its own);
+    their copies elsewhere, and a passage's copy outside the article, go after it (`drop_repeats`)."""
+    return drop_social_posts(table, drop_captions(table, chosen))
 
 
 def images_inside(table) -> tuple[np.ndarray, np.ndarray]:
