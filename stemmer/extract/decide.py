@@ -12,9 +12,10 @@ needs the classifier's view of a page.  In order:
    is keeps its one block holding most of its letters);
 2. readers' comments: blocks in a comment section go where the page has text outside
    it before it (`before_section`), unless the section is a forum's thread (`is_thread`);
-3. with `regions` (a model that never saw the site): captions beside an image
-   (`drop_captions`), then runs of chosen blocks in a region of the page other than
-   the article's (`drop_boilerplate_regions`, `article_run`).
+3. with `regions` (a model that never saw the site): captions beside an image and
+   their widget's labels, embedded social posts (`drop_embedded`), then runs of chosen
+   blocks in a region of the page other than the article's (`drop_boilerplate_regions`,
+   `article_run`), then a passage's copy outside the `<article>` (`drop_repeats`).
 
 docs/classifier.md says why each rule is there and what it was measured against;
 alternatives measured and not kept (a Viterbi decision over the block sequence)
@@ -32,6 +33,7 @@ weight for the classifier against it did better (see `CLASSIFIER_PAGES_MAIN`).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -113,10 +115,44 @@ BEM_MODIFIER = re.compile(r"--[^.#]*")
 ARTICLE_BODY_WORD = re.compile("article|post|entry|story|blog|news|single")
 SENTENCE_ENDS = tuple(".!?。！？…\"”’")
 # A caption or credit: a chosen block in an element (its own or its parent) that is a `figcaption`
-# or has one of these class or id words, where that element or its parent holds an image.
-CAPTION_WORDS = frozenset({"caption", "credit", "credits"})
+# or has a class or id word holding `CAPTION_WORD` (inside compound words too: `wp-caption-text`,
+# `articleEmbedCaption`, `photocredit`), where that element or its parent holds an image.
+CAPTION_WORD = re.compile("caption|credit")
+# A figure whose caption lies some levels away from its image (`<figure><div><img></div><div><div><p>`):
+# the nearest element around a chosen block, of its `FIGURE_LEVELS` nearest, that holds an image is the
+# block's figure.  Its text is a caption where markup names one between them (a `figcaption`, a caption
+# word; not a `figure`, which holds quotations too), or where the figure holds one photo and at most
+# `FIGURE_LETTERS` letters (below).
+FIGURE_LEVELS = 4
+FIGURE_LETTERS = 200
+# Unnamed, a figure is one photo (a row of share icons is none) with one block of text that is no heading,
+# no label and no quotation (a card's heading and text beside an icon, a testimonial beside its author's
+# face are the page's), or a video's slide: its photo,
+# a `DURATION` ("2:34"), a title and a blurb.
+HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+DURATION = re.compile(r"\s*\d{1,2}(?::\d\d){1,2}\s*$")
+# An element named as the article's body (the PageTable's `content`) or of one of these tags is no figure:
+# its image is the article's (a post of one photo and two lines) or its author's (a headline with a portrait).
+NO_FIGURE_TAGS = frozenset({"article", "main", "header", "body", "html"})
+# A widget's label beside a caption ("hide caption", "Up next", "Close", "3 / 12"): a chosen block of at
+# most `LABEL_LETTERS` letters that does not end as a sentence does, next to a caption (no other chosen
+# block between) and inside an element at most `LABEL_LEVELS` levels around the caption's figure (a
+# playlist around its list of slides) whose text is all captions and such labels.
+LABEL_LETTERS = 20
+LABEL_LEVELS = 2
 # Captions holding more than this share of the chosen letters are the page's text (a photo essay).
 CAPTION_SHARE = 1 / 3
+# An embedded social post (a tweet, an Instagram post) is a `<blockquote>` that its class or id words, or
+# its parent's, name as one (`twitter-tweet`, `instagram-media`), or whose text signs it with a handle
+# ("— Name (@handle) June 1, 2021", "A post shared by Name (@handle)"): a quotation signed by a name alone
+# stays the article's.  Like captions, such posts holding more than `CAPTION_SHARE` of the chosen letters
+# are the page's text.
+SOCIAL_WORD = re.compile("twitter|tweet|instagram|tiktok|facebook|mastodon|bluesky|reddit")
+SOCIAL_HANDLE = re.compile(r"\(@\w{1,30}\)|^\s*[—–-]+\s*\S.*\s@\w{1,30}\b|pic\.twitter\.com/")
+# A passage shown twice (a standfirst in the page's header repeated as the body's first paragraph, a
+# caption in a thumbnail strip and in the full view): a reader reads one copy of a chosen block's text
+# of at least `REPEAT_LETTERS` letters, the one in the `<article>` (`drop_repeats`).
+REPEAT_LETTERS = 40
 
 
 def page_blocks(table, probs, threshold: float, *, regions: bool = True):
@@ -128,8 +164,10 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
     (a page of nothing but comments, or one whose comment section follows its
     title directly, a forum thread, keeps them).  A second copy of chosen blocks goes
     (`drop_copies`).  Last, with
-    `regions`, captions beside an image go (`drop_captions`), then chosen blocks
-    in regions other than the article's (`drop_boilerplate_regions`).
+    `regions`, what a reader skips inside the body goes (`drop_embedded`: captions
+    and their widget's labels, embedded posts), then chosen blocks in regions other
+    than the article's (`drop_boilerplate_regions`); last, a passage shown twice is
+    read once (`drop_repeats`), after the regions are read as the choice drew them.
     """
     chosen = np.asarray(probs) >= threshold
     thread = False  # whether the comment section's chosen blocks are the page's thread, kept
@@ -157,7 +195,8 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
     chosen = drop_copies(table, chosen)
     if not regions:
         return chosen
-    return drop_boilerplate_regions(table, probs, drop_captions(table, chosen), thread=thread)
+    kept = drop_embedded(table, chosen)
+    return drop_repeats(table, drop_boilerplate_regions(table, probs, kept, thread=thread), skipped=chosen & ~kept)
 
 
 def drop_copies(table, chosen):
@@ -217,36 +256,211 @@ def is_thread(table, shown, comment) -> bool:
     return sum(table.blocks[i].weight for i in np.flatnonzero(between) + heading + 1) < ARTICLE_LETTERS
 
 
-def drop_captions(table, chosen):
-    """Drop the chosen blocks that caption an image (`CAPTION_WORDS`), unless captions are the page's text.
+def drop_embedded(table, chosen):
+    """`chosen` less what a reader skips inside an article's body: captions and their widget's
+    labels (`drop_captions`) and embedded social posts (`drop_social_posts`).  Before the region
+    step, as the caption rule was (a related-links box beside a caption stays a run of its own);
+    their copies elsewhere, and a passage's copy outside the article, go after it (`drop_repeats`)."""
+    return drop_social_posts(table, drop_captions(table, chosen))
 
-    A caption says what a photo shows or who took it; the article's text does not
-    need it, and the classifier, which reads it as a sentence, keeps it.
-    """
-    elements, ancestors, shown = table.elements, table.ancestors, np.flatnonzero(chosen).tolist()
-    inner = {anc[-1] for i in shown if (anc := ancestors[i])}
-    near = inner.union(table.parent[e] for e in inner)  # each block's last two ancestors (-1: the root's parent)
-    near.discard(-1)
-    captioning = {e for e in near if elements[e][0] == "figcaption" or not CAPTION_WORDS.isdisjoint(elements[e][1])}
-    if not captioning:
-        return chosen
-    candidates = {i: els for i in shown if (els := [e for e in ancestors[i][-2:] if e in captioning])}
-    if not candidates:
-        return chosen
-    holds_image = np.zeros(len(table.elements), dtype=bool)
+
+def images_inside(table) -> tuple[np.ndarray, np.ndarray]:
+    """Per element, how many images lie inside it, and how many of those lie outside the text of every
+    block that reads as text (`is_label`): photos, not an emoji or an icon inside a sentence
+    (`PageTable.images` counts those of each block); a thumbnail beside a slide's duration is one."""
+    n = len(table.elements)
+    counts = [0] * (n + 1)  # the last: the root's parent
     for e, (tag, _) in enumerate(table.elements):
         if tag == "img":
-            e = table.parent[e]
-            while e >= 0 and not holds_image[e]:
-                holds_image[e] = True
-                e = table.parent[e]
-    captions = [i for i, els in candidates.items()
-                if any(holds_image[e] or (table.parent[e] >= 0 and holds_image[table.parent[e]]) for e in els)]
+            counts[e] = 1
+    parent = table.parent
+    for e in range(n - 1, -1, -1):  # a parent comes before its children
+        if c := counts[e]:
+            counts[parent[e]] += c
+    images = np.array(counts[:n], dtype=np.int64)
+    photos = images.copy()
+    for k, b, anc in zip(table.images, table.blocks, table.ancestors):
+        if k and not is_label(b):
+            photos[list(anc)] -= k
+    return images, photos
+
+
+def is_label(block) -> bool:
+    """Whether a block reads as a label, not as text: `LABEL_LETTERS` letters at most, not ending as a sentence."""
+    return block.weight <= LABEL_LETTERS and not block.text.rstrip().endswith(SENTENCE_ENDS)
+
+
+def _names_caption(element: tuple[str, tuple[str, ...]]) -> bool:
+    tag, words = element
+    return tag == "figcaption" or any(CAPTION_WORD.search(w) for w in words)
+
+
+def drop_captions(table, chosen):
+    """Drop the chosen blocks that caption an image, and the widget labels beside them, unless
+    captions are the page's text (`CAPTION_SHARE`).
+
+    A caption says what a photo shows or who took it; the article's text does not
+    need it, and the classifier, which reads it as a sentence, keeps it.  The
+    evidence is scored together: a block is a caption where its figure (the nearest
+    element around it holding an image, `FIGURE_LEVELS`, not one named as the
+    article's body, with at least as many chosen letters beside it as in it, within
+    `LABEL_LEVELS` levels around it) is one photo and little text (`FIGURE_LETTERS`:
+    the caption alone, or a video slide's), or where markup names a caption
+    (`CAPTION_WORD`, `figcaption`) on an element between the block and its figure;
+    or where markup names a caption on one of its two nearest elements whose own
+    parent holds an image.
+    """
+    shown = np.flatnonzero(chosen).tolist()
+    if not shown or not any(tag == "img" for tag, _ in table.elements):
+        return chosen
+    elements, ancestors, parent = table.elements, table.ancestors, table.parent
+    held, photo = images_inside(table)
+    body = table.content | {e for e, (tag, _) in enumerate(elements) if tag in NO_FIGURE_TAGS}
+    figure: dict[int, int] = {}  # chosen block -> its figure
+    for i in shown:
+        if not ancestors[i] or (table.images[i] and not is_label(table.blocks[i])):
+            continue  # text with an image inside it is no caption of it
+        own = photo[ancestors[i][-1]]  # the image must lie in a branch beside the block's own element
+        for e in reversed(ancestors[i][-FIGURE_LEVELS:-1]):
+            if photo[e] > own:
+                if e not in body:  # an element named as the article's body, or its header, is no figure in it
+                    figure[i] = e
+                break
+    if figure:  # per element: its letters, blocks, chosen letters, and whether a block of it is a duration
+        letters, texts, shown_in, timed = _sums(table, chosen)
+        # a figure sits beside the article's text; one whose surroundings hold less chosen text is the article
+        figure = {i: e for i, e in figure.items()
+                  if max(shown_in[up] for up in _levels_up(parent, e, LABEL_LEVELS)) - shown_in[e] >= letters[e]}
+    captions, unnamed = [], {}  # unnamed: the captions told by their figure alone, by their tag path
+    for i in shown:
+        anc = ancestors[i]
+        if any(_names_caption(elements[e]) and (held[e] or (parent[e] >= 0 and held[parent[e]])) for e in anc[-2:]):
+            captions.append(i)
+        elif (e := figure.get(i)) is None:
+            continue
+        elif any(_names_caption(elements[a]) for a in anc[anc.index(e):]):
+            captions.append(i)
+        elif letters[e] <= FIGURE_LETTERS and photo[e] - photo[anc[-1]] == 1 and (timed[e] or (
+                texts[e] == 1 and table.blocks[i].tag not in HEADINGS and not is_label(table.blocks[i])
+                and all(elements[a][0] != "blockquote" for a in anc[anc.index(e):]))):
+            unnamed.setdefault(table.blocks[i].path, []).append((i, timed[e]))
+    # one photo with a line beside it, repeated, is a list of items with icons (a service's features)
+    captions += [i for group in unnamed.values() for i, timed_ in group if len(group) == 1 or timed_]
+    if not captions:
+        return chosen
+    captions += widget_labels(table, chosen, captions, figure)
     weights = np.array([b.weight for b in table.blocks], dtype=float)
-    if not captions or weights[captions].sum() > CAPTION_SHARE * weights[chosen].sum():
+    if weights[captions].sum() > CAPTION_SHARE * weights[chosen].sum():
         return chosen
     chosen = chosen.copy()
     chosen[captions] = False
+    return chosen
+
+
+def _sums(table, chosen) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per element (and a last entry, 0, for the root's parent): the letters of its blocks, how many
+    blocks it holds, the letters of its chosen blocks, and whether one of its blocks is a `DURATION`."""
+    n = len(table.elements) + 1
+    depth = np.fromiter(map(len, table.ancestors), dtype=np.int64, count=len(table.ancestors))
+    flat = np.fromiter(itertools.chain.from_iterable(table.ancestors), dtype=np.int64, count=int(depth.sum()))
+    weights = np.array([b.weight for b in table.blocks], dtype=float)
+    duration = np.array([bool(DURATION.match(b.text)) for b in table.blocks], dtype=float)
+    owner = np.repeat(np.arange(len(depth)), depth)
+    return (np.bincount(flat, weights[owner], n), np.bincount(flat, minlength=n),
+            np.bincount(flat, (weights * chosen)[owner], n), np.bincount(flat, duration[owner], n) > 0)
+
+
+def _levels_up(parent, e: int, levels: int) -> list[int]:
+    """The elements 1 .. `levels` levels around element `e` (-1 past the root)."""
+    ups = []
+    for _ in range(levels):
+        e = parent[e] if e >= 0 else -1
+        ups.append(e)
+    return ups
+
+
+def widget_labels(table, chosen, captions: list[int], figure: dict[int, int]) -> list[int]:
+    """The chosen labels (`is_label`) next to a caption, inside an element around its figure
+    (`LABEL_LEVELS`) whose text is all captions and labels: the widget's, not the page's."""
+    blocks, ancestors, parent = table.blocks, table.ancestors, table.parent
+    is_caption = set(captions)
+    shown = np.flatnonzero(chosen).tolist()
+    labels: list[int] = []
+    widgets: dict[int, bool] = {}  # element -> whether its text is all captions and labels
+
+    def widget(e: int) -> bool:
+        if e not in widgets:
+            widgets[e] = all(i in is_caption or is_label(b) for i, (b, anc) in enumerate(zip(blocks, ancestors))
+                             if e in anc)
+        return widgets[e]
+
+    for k, i in enumerate(shown):
+        if i in is_caption or not is_label(blocks[i]):
+            continue
+        for step in (-1, 1):  # the nearest chosen block on each side that is not a label
+            j = k + step
+            while 0 <= j < len(shown) and shown[j] not in is_caption and is_label(blocks[shown[j]]):
+                j += step
+            if 0 <= j < len(shown) and shown[j] in is_caption:
+                c = shown[j]
+                box = figure.get(c, ancestors[c][-1] if ancestors[c] else -1)
+                scope = next((e for e in [box] + _levels_up(parent, box, LABEL_LEVELS) if e in ancestors[i]), -1)
+                if scope >= 0 and widget(scope):
+                    labels.append(i)
+                    break
+    return labels
+
+
+def drop_social_posts(table, chosen):
+    """Drop the chosen blocks of social posts embedded in the body (`SOCIAL_WORD`, `SOCIAL_HANDLE`),
+    unless they are the page's text (`CAPTION_SHARE`)."""
+    elements, ancestors, parent, blocks = table.elements, table.ancestors, table.parent, table.blocks
+    quotes = {e for i in np.flatnonzero(chosen).tolist() for e in ancestors[i] if elements[e][0] == "blockquote"}
+    if not quotes:
+        return chosen
+    inside: dict[int, list[int]] = {e: [] for e in quotes}
+    for i, anc in enumerate(ancestors):
+        for e in quotes.intersection(anc):
+            inside[e].append(i)
+    posts = set()
+    for e, members in inside.items():
+        words = elements[e][1] + (elements[parent[e]][1] if parent[e] >= 0 else ())
+        if any(SOCIAL_WORD.search(w) for w in words) or any(SOCIAL_HANDLE.search(blocks[i].text) for i in members):
+            posts.update(i for i in members if chosen[i])
+    if not posts:
+        return chosen
+    posts = sorted(posts)
+    weights = np.array([b.weight for b in blocks], dtype=float)
+    if weights[posts].sum() > CAPTION_SHARE * weights[chosen].sum():
+        return chosen
+    chosen = chosen.copy()
+    chosen[posts] = False
+    return chosen
+
+
+def drop_repeats(table, chosen, skipped=None):
+    """Read a passage shown twice once (`REPEAT_LETTERS`, not links): where a chosen block's text is
+    that of two blocks, the earlier outside every `<article>` element and the later inside one, the
+    later is chosen and the earlier not (a standfirst in the page's header repeats the article's first
+    paragraph).  Copies inside one article (a reply quoting a post, a description in a tab and a
+    hidden panel) are left as the classifier chose them.  `skipped`: the blocks an earlier step
+    dropped (captions, embedded posts); a copy of one goes too.
+    """
+    blocks, ancestors, elements = table.blocks, table.ancestors, table.elements
+    copies: dict[str, list[int]] = {}
+    for i, b in enumerate(blocks):
+        if b.weight >= REPEAT_LETTERS and b.anchor_weight * 2 < b.weight:  # a link's text repeats a headline
+            copies.setdefault(b.text, []).append(i)
+    groups = [same for same in copies.values() if len(same) > 1 and chosen[same].any()]
+    if not groups:
+        return chosen
+    articles = {e for e, (tag, _) in enumerate(elements) if tag == "article"}
+    chosen = chosen.copy()
+    for same in groups:
+        if skipped is not None and skipped[same].any():  # a caption's text is one wherever the page shows it
+            chosen[same] = False
+        elif len(same) == 2 and articles.isdisjoint(ancestors[same[0]]) and not articles.isdisjoint(ancestors[same[1]]):
+            chosen[same] = False, True
     return chosen
 
 
