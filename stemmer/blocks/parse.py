@@ -72,6 +72,8 @@ def parse_html(html: str | bytes, *, name: str | None = None):
             button.tag = "div"
     _show_noscript(root, noscripts)
     _hide_by_stylesheet(root, styles)
+    if _HIDE_CLASS.search(data) is not None:  # a scan of the page's bytes: most pages have none
+        _hide_named(root, _HIDDEN_BY_CLASS)
     return root
 
 
@@ -189,8 +191,12 @@ def _hide_by_stylesheet(root, styles: list) -> None:
     ``display:none`` (`stemmer.blocks.block.is_hidden`).
     """
     hidden = _stylesheet_pop_ups([s.text for s in styles if s.text])
-    if not hidden:
-        return
+    if hidden:
+        _hide_named(root, hidden)
+
+
+def _hide_named(root, hidden: frozenset[str]) -> None:
+    """Mark ``hidden`` the elements whose id is a ``#name`` of `hidden` or one of whose class words a ``.name`` of it."""
     if _walkers.WALKER == "compiled":
         _walkers.hide_named(root, hidden)  # the loop below, in C: it reads few attributes as text
         return
@@ -200,6 +206,14 @@ def _hide_by_stylesheet(root, styles: list) -> None:
         ident, cls = el.get("id"), el.get("class")
         if (ident and "#" + ident in hidden) or (cls and any("." + c in hidden for c in cls.split())):
             el.set("hidden", "hidden")
+
+
+# The utility class of Bootstrap and Foundation that hides an element (`.hide {display: none !important}`),
+# beside the `hidden` class the walkers read (`stemmer.blocks.block.is_hidden`): a slideshow or a second
+# headline slider in a `hide` box is text no reader sees, and can outweigh a short article.  Looked for in the
+# page's bytes first (a class attribute holding the word), so most pages cost one scan.
+_HIDE_CLASS = re.compile(rb"""class\s*=\s*["']?(?:[^"'>]*\s)?hide(?=[\s"'>])""", re.IGNORECASE)
+_HIDDEN_BY_CLASS = frozenset({".hide"})
 
 
 # Stylesheets whose scans are kept: a site's pages repeat the same inline `<style>` elements (nine

@@ -57,6 +57,17 @@ POST_TAIL = 3
 # description in a desktop and a mobile panel, one hidden by a stylesheet the page links to): a reader sees one.
 COPY_BLOCKS = 3
 COPY_LETTERS = 100
+# A teaser list ("latest", "most popular", "related"): `TEASER_ITEMS` or more items in a row, each a
+# headline link and up to `TEASER_EXCERPT_BLOCKS` blocks of its excerpt, the headlines of one shape and
+# the excerpts of one, each excerpt `TEASER_EXCERPT_LETTERS` letters at most and ending as a sentence
+# (`teaser_lists`).  It is not main text where the model doubts it (its letters average a probability
+# under `TEASER_DOUBT`) and is surer of the rest by `TEASER_MARGIN` (`drop_teaser_lists`).  On the dev
+# sets the lists the gold keeps (listings, roundups, an article's linked sections) average 0.7 or more.
+TEASER_ITEMS = 3
+TEASER_EXCERPT_BLOCKS = 3
+TEASER_EXCERPT_LETTERS = 300
+TEASER_DOUBT = 0.6
+TEASER_MARGIN = 0.2
 # Neither comment rule applies to a thread (`is_thread`): a page whose first h1 heading comes before
 # its comment section with fewer than `ARTICLE_LETTERS` letters of its own text between them, where
 # the "comments" are its posts (a forum whose thread is marked up as `comments`).
@@ -146,6 +157,7 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
     chosen = drop_copies(table, chosen)
     if not regions:
         return chosen
+    chosen = drop_teaser_lists(table, probs, chosen)
     return drop_boilerplate_regions(table, probs, drop_captions(table, chosen), thread=thread)
 
 
@@ -168,6 +180,80 @@ def drop_copies(table, chosen):
             chosen[stretch] = False
         k = m + 1
     return chosen
+
+
+def drop_teaser_lists(table, probs, chosen):
+    """`chosen` less its teaser lists (`teaser_lists`) that the model doubts beside an article it does not.
+
+    A "latest", "most popular" or "related" list (a headline link, then a sentence or
+    three of each story) reads to the classifier as prose, often in one run with the
+    article it follows, and its excerpts can outweigh a short article.  The model is
+    less sure of it than of the article: a list goes where its letters (outside links)
+    average a probability under `TEASER_DOUBT` and `TEASER_MARGIN` or more under that
+    of the chosen blocks outside every list.  A listing's items, an article's list of
+    linked sections, a blog's front page of posts score as high as the rest, and stay.
+    """
+    lists = teaser_lists(table, chosen)
+    if not lists:
+        return chosen
+    p = np.asarray(probs, dtype=float)
+    letters = np.array([b.weight - b.anchor_weight for b in table.blocks], dtype=float)
+    rest = chosen.copy()
+    for items in lists:
+        rest[items] = False
+    if not (held := letters[rest].sum()):
+        return chosen
+    sure = float((letters[rest] * p[rest]).sum() / held)
+    kept = chosen.copy()
+    for items in lists:
+        doubt = float((letters[items] * p[items]).sum() / max(letters[items].sum(), 1.0))
+        if doubt < TEASER_DOUBT and sure - doubt >= TEASER_MARGIN:
+            kept[items] = False
+    return kept
+
+
+def teaser_lists(table, chosen) -> list[list[int]]:
+    """The teaser lists among the `chosen` blocks: `TEASER_ITEMS` or more items in a row, each a headline
+    (a chosen block of link text mostly) and the chosen blocks up to the next headline (at most
+    `TEASER_EXCERPT_BLOCKS`, not links mostly), their headlines of one `shape_path` and their first
+    excerpts of one.  Each list as the indexes of its blocks, in page order."""
+    blocks = table.blocks
+    items: list[list[int]] = []  # (headline, excerpts...) in page order
+    for i in np.flatnonzero(chosen).tolist():
+        b = blocks[i]
+        if 2 * b.anchor_weight >= b.weight > 0:
+            items.append([i])
+        elif items and 0 < len(items[-1]) <= TEASER_EXCERPT_BLOCKS:
+            items[-1].append(i)
+        elif items and items[-1]:
+            items.append([])  # a block after an excerpt too long for a teaser's ends the list
+    lists, row, key = [], [], None
+    for item in items + [[]]:
+        k = None
+        if (len(item) > 1 and sum(blocks[i].weight for i in item[1:]) <= TEASER_EXCERPT_LETTERS
+                and blocks[item[-1]].text.rstrip().endswith(SENTENCE_ENDS)):
+            k = (shape_path(blocks[item[0]].path), shape_path(blocks[item[1]].path))
+        if k is not None and k == key:
+            row.append(item)
+            continue
+        if len(row) >= TEASER_ITEMS:
+            lists.append([i for it in row for i in it])
+        row, key = ([item], k) if k is not None else ([], None)
+    return lists
+
+
+@functools.lru_cache(maxsize=100_000)  # a page repeats its few paths
+def shape_path(path: tuple[str, ...]) -> tuple[str, ...]:
+    """A block's tag path with the class and id words that hold a digit set aside: the items of one
+    list share it where their markup numbers or hashes each (`post-1234`, `css-1x9ab`)."""
+    return tuple(map(_shape_step, path))
+
+
+@functools.lru_cache(maxsize=100_000)
+def _shape_step(enc: str) -> str:
+    if not any(c.isdigit() for c in enc):
+        return enc
+    return "".join(w for w in re.split(r"(?=[.#])", enc) if not any(c.isdigit() for c in w))
 
 
 def same_posts(table, chosen, comment) -> bool:
