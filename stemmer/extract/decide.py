@@ -244,16 +244,21 @@ def teaser_lists(table, chosen) -> list[list[int]]:
 
 @functools.lru_cache(maxsize=100_000)  # a page repeats its few paths
 def shape_path(path: tuple[str, ...]) -> tuple[str, ...]:
-    """A block's tag path with the class and id words that hold a digit set aside: the items of one
-    list share it where their markup numbers or hashes each (`post-1234`, `css-1x9ab`)."""
+    """A block's tag path with the parts of class and id words that hold a digit set aside (`post-1234` and
+    `post-77` read `post-`, `css-1x9ab` `css-`): the items of one list share it where their markup numbers
+    or hashes each, and a post's `post-N` stays apart from a comment's `comment-N`."""
     return tuple(map(_shape_step, path))
 
 
 @functools.lru_cache(maxsize=100_000)
 def _shape_step(enc: str) -> str:
-    if not any(c.isdigit() for c in enc):
+    cut = min((k for k in (enc.find("."), enc.find("#")) if k >= 0), default=len(enc))  # the tag (`h2`) stays
+    if not any(c.isdigit() for c in enc[cut:]):
         return enc
-    return "".join(w for w in re.split(r"(?=[.#])", enc) if not any(c.isdigit() for c in w))
+    return enc[:cut] + _NUMBERED_PART.sub("", enc[cut:])
+
+
+_NUMBERED_PART = re.compile(r"[^-_.#]*[0-9][^-_.#]*")
 
 
 def same_posts(table, chosen, comment) -> bool:
