@@ -215,16 +215,18 @@ def drop_teaser_lists(table, probs, chosen):
 def teaser_lists(table, chosen) -> list[list[int]]:
     """The teaser lists among the `chosen` blocks: `TEASER_ITEMS` or more items in a row, each a headline
     (a chosen block of link text mostly) and the chosen blocks up to the next headline (at most
-    `TEASER_EXCERPT_BLOCKS`, not links mostly), their headlines of one `shape_path` and their first
-    excerpts of one.  Each list as the indexes of its blocks, in page order."""
+    `TEASER_EXCERPT_BLOCKS`, not links mostly, those after the first in the element holding it and
+    the headline), their headlines of one `shape_path` and their first excerpts of one.  Each list
+    as the indexes of its blocks, in page order."""
     blocks = table.blocks
     items: list[list[int]] = []  # (headline, excerpts...) in page order
     for i in np.flatnonzero(chosen).tolist():
         b = blocks[i]
         if 2 * b.anchor_weight >= b.weight > 0:
             items.append([i])
-        elif items and 0 < len(items[-1]) <= TEASER_EXCERPT_BLOCKS:
-            items[-1].append(i)
+        elif items and 0 < len(items[-1]) <= TEASER_EXCERPT_BLOCKS and (
+                len(items[-1]) == 1 or run_container(table, items[-1][:2]) in table.ancestors[i]):
+            items[-1].append(i)  # an excerpt's later blocks lie in the element holding its headline and first block
         elif items and items[-1]:
             items.append([])  # a block after an excerpt too long for a teaser's ends the list
     lists, row, key = [], [], None
