@@ -12,9 +12,10 @@ needs the classifier's view of a page.  In order:
    is keeps its one block holding most of its letters);
 2. readers' comments: blocks in a comment section go where the page has text outside
    it, unless the section is a forum's thread (`is_thread`);
-3. with `regions` (a model that never saw the site): captions beside an image
-   (`drop_captions`), then runs of chosen blocks in a region of the page other than
-   the article's (`drop_boilerplate_regions`, `article_run`).
+3. with `regions` (a model that never saw the site): teaser lists the model doubts beside
+   an article (`drop_teaser_lists`), captions beside an image (`drop_captions`), then runs
+   of chosen blocks in a region of the page other than the article's
+   (`drop_boilerplate_regions`, `article_run`).
 
 docs/classifier.md says why each rule is there and what it was measured against;
 alternatives measured and not kept (a Viterbi decision over the block sequence)
@@ -132,7 +133,8 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
     (a page of nothing but comments, or one whose comment section follows its
     title directly, a forum thread, keeps them).  A second copy of chosen blocks goes
     (`drop_copies`).  Last, with
-    `regions`, captions beside an image go (`drop_captions`), then chosen blocks
+    `regions`, teaser lists the model doubts beside an article go (`drop_teaser_lists`),
+    then captions beside an image (`drop_captions`), then chosen blocks
     in regions other than the article's (`drop_boilerplate_regions`).
     """
     chosen = np.asarray(probs) >= threshold
@@ -201,7 +203,7 @@ def drop_teaser_lists(table, probs, chosen):
     rest = chosen.copy()
     for items in lists:
         rest[items] = False
-    if not (held := letters[rest].sum()):
+    if (held := letters[rest].sum()) < ARTICLE_LETTERS:  # no article beside them (a headline alone): a listing
         return chosen
     sure = float((letters[rest] * p[rest]).sum() / held)
     kept = chosen.copy()
