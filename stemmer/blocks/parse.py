@@ -196,7 +196,7 @@ def _hide_by_stylesheet(root, styles: list) -> None:
 
 
 def _hide_named(root, hidden: frozenset[str]) -> None:
-    """Mark ``hidden`` the elements whose id is a ``#name`` of `hidden` or one of whose class words a ``.name`` of it."""
+    """Mark ``hidden`` the elements whose id is a ``#name`` of `hidden` or a class word a ``.name`` of it."""
     if _walkers.WALKER == "compiled":
         _walkers.hide_named(root, hidden)  # the loop below, in C: it reads few attributes as text
         return

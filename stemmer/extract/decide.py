@@ -100,6 +100,12 @@ REPEAT_SHARE = 2.0
 # The article is the run with the most letters x probability, a block's letters counting in full
 # where it ends as a sentence does and at this share where not (headlines, teasers),
 UNFINISHED_SHARE = 0.5
+# A run other than the article's with a block of the `shape_path` (class and id words' numbered parts set aside)
+# of article blocks holding this share of the article's prose or more is the article's structure too: a listing's
+# cards numbered in their classes (`card-7`), after one the model scored under the threshold.  Not the first two
+# items of a "most watched" list that no unchosen block parts from the article (a sliver of its prose).
+# On the dev sets any share from 0.1 to 0.5 gives the same pages.
+SHAPE_SHARE = 0.25
 # and its link text at this share: a listing's items are often links from end to end (title and
 # teaser one `<a>`), and counted at 0 they lose to the cookie notice or menu callout beside them.
 LINK_SHARE = 0.2
@@ -343,8 +349,10 @@ def drop_boilerplate_regions(table, probs, chosen, *, thread: bool = False):
           holding its whole structure, where the article is a listing's item);
       +1  it is not the article's and is mostly link text: related posts, tags, menus;
       -1  it is not the article's and has a block with the tag path of an article
-          block, or, outside the article's container and ending as a sentence, that
-          path once class and id are set aside or its last `POST_TAIL` steps: the next item of a listing, the next
+          block (or its `shape_path`, where the article's blocks of that shape hold
+          `SHAPE_SHARE` of its prose), or, outside the article's container and ending
+          as a sentence, that path once class and id are set aside or its last
+          `POST_TAIL` steps: the next item of a listing, the next
           post of a forum thread, the second part of a body split around a figure or
           an advertisement.
     A block is dropped where its run's score, +1 if an element around it that is not
@@ -372,6 +380,13 @@ def drop_boilerplate_regions(table, probs, chosen, *, thread: bool = False):
     core, structure = article_run(table, runs, prose)
     container = run_container(table, runs[core])
     article_paths = {blocks[i].path for i in runs[core]}
+    # the shapes of the article's structure: those holding `SHAPE_SHARE` of its prose or more (a listing's
+    # items numbered in their class), not a pair of links in its run (the first items of a list after it)
+    shape_prose: dict[tuple[str, ...], float] = {}
+    for i in runs[core]:
+        key = shape_path(blocks[i].path)
+        shape_prose[key] = shape_prose.get(key, 0.0) + prose[i]
+    article_shapes = {k for k, v in shape_prose.items() if v > 0 and v >= SHAPE_SHARE * sum(shape_prose.values())}
     article_plain: set[tuple[str, ...]] = set()  # their `plain_path`s, made where first asked (most pages never ask)
     article_tails: set[tuple[str, ...]] = set()  # and their last `POST_TAIL` steps
     mass = dict(zip(shown, (text * p).tolist()))
@@ -398,7 +413,7 @@ def drop_boilerplate_regions(table, probs, chosen, *, thread: bool = False):
 
     def article_path(i: int) -> bool:
         path = blocks[i].path
-        if path in article_paths:
+        if path in article_paths or shape_path(path) in article_shapes:
             return True
         if not ends[i] or container in ancestors[i]:
             return False

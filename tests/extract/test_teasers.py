@@ -114,3 +114,37 @@ def test_a_slideshow_in_a_hide_container_is_not_read():
     # a class that merely holds the word (`hider`, `hide-on-print`) hides nothing
     shown = html.replace('class="gallery hide"', 'class="gallery hide-on-print"')
     assert all(any(s in b.text for b in page_table(parse_html(shown)).blocks) for s in SLIDES)
+
+
+# Issue 43, mechanism 5: a listing's cards, numbered in their classes, some scored under the threshold.
+RECIPES = [f"{n} Easy Dinner Recipes To Make With a Rotisserie Chicken, Number {k}" for k, n in
+           enumerate((5, 7, 10, 12, 15, 17, 20, 25, 29, 30))]
+
+
+def test_a_listings_cards_numbered_in_their_classes_stay_after_one_under_the_threshold():
+    cards = "".join(f'<div class="card card-{k}"><h3><a href="/r{k}">{t}</a></h3><p>By Ann Lee, 5 min</p></div>'
+                    for k, t in enumerate(RECIPES))
+    table = table_of(f'<div class="card-list">{cards}</div>')
+    # the first four cards above the threshold, the fifth under it, the rest's headlines above and bylines under
+    probs = np.full(len(table.blocks), 0.05)
+    for i, b in enumerate(table.blocks):
+        if b.text in RECIPES:
+            k = RECIPES.index(b.text)
+            probs[i] = 0.3 if k == 4 else 0.5
+            probs[i + 1] = 0.4 if k < 4 else 0.3
+    text = kept_text(table, probs)
+    assert all(t in text for k, t in enumerate(RECIPES) if k != 4)
+
+
+def test_the_first_items_of_a_list_in_the_articles_run_do_not_bring_the_rest_of_it():
+    # a "most watched" list right after a short article: its first two items in the article's run
+    items = "".join(f'<li class="ol{k}"><h3><a href="/v{k}">Play {t}</a></h3></li>' for k, t in enumerate(RECIPES))
+    table = table_of('<div class="story">' + "".join(f"<p>{p}</p>" for p in PARAS) + "</div>"
+                     f'<div class="most-watched"><ol>{items}</ol></div>')
+    probs = np.array([0.9 if b.text in PARAS else 0.05 for b in table.blocks])
+    for i, b in enumerate(table.blocks):
+        if b.text.startswith("Play "):
+            probs[i] = 0.3 if RECIPES.index(b.text[5:]) == 2 else 0.45
+    text = kept_text(table, probs)
+    assert all(p in text for p in PARAS)
+    assert not any(t in text for k, t in enumerate(RECIPES) if k > 2)
