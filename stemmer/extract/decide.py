@@ -12,10 +12,11 @@ needs the classifier's view of a page.  In order:
    is keeps its one block holding most of its letters);
 2. readers' comments: blocks in a comment section go where the page has text outside
    it before it (`before_section`), unless the section is a forum's thread (`is_thread`);
-3. with `regions` (a model that never saw the site): captions beside an image and
-   their widget's labels, embedded social posts (`drop_embedded`), then runs of chosen
-   blocks in a region of the page other than the article's (`drop_boilerplate_regions`,
-   `article_run`), then a passage's copy outside the `<article>` (`drop_repeats`).
+3. with `regions` (a model that never saw the site): teaser lists the model doubts beside
+   an article (`drop_teaser_lists`), captions beside an image and their widget's labels,
+   embedded social posts (`drop_embedded`), then runs of chosen blocks in a region of the
+   page other than the article's (`drop_boilerplate_regions`, `article_run`), then a
+   passage's copy outside the `<article>` (`drop_repeats`).
 
 docs/classifier.md says why each rule is there and what it was measured against;
 alternatives measured and not kept (a Viterbi decision over the block sequence)
@@ -65,6 +66,17 @@ POST_TAIL = 3
 # description in a desktop and a mobile panel, one hidden by a stylesheet the page links to): a reader sees one.
 COPY_BLOCKS = 3
 COPY_LETTERS = 100
+# A teaser list ("latest", "most popular", "related"): `TEASER_ITEMS` or more items in a row, each a
+# headline link and up to `TEASER_EXCERPT_BLOCKS` blocks of its excerpt, the headlines of one shape and
+# the excerpts of one, each excerpt `TEASER_EXCERPT_LETTERS` letters at most and ending as a sentence
+# (`teaser_lists`).  It is not main text where the model doubts it (its letters average a probability
+# under `TEASER_DOUBT`) and is surer of the rest by `TEASER_MARGIN` (`drop_teaser_lists`).  On the dev
+# sets the lists the gold keeps (listings, roundups, an article's linked sections) average 0.7 or more.
+TEASER_ITEMS = 3
+TEASER_EXCERPT_BLOCKS = 3
+TEASER_EXCERPT_LETTERS = 300
+TEASER_DOUBT = 0.6
+TEASER_MARGIN = 0.2
 # Neither comment rule applies to a thread (`is_thread`): a page whose first h1 heading comes before
 # its comment section with fewer than `ARTICLE_LETTERS` letters of its own text between them, where
 # the "comments" are its posts (a forum whose thread is marked up as `comments`).
@@ -96,6 +108,12 @@ REPEAT_SHARE = 2.0
 # The article is the run with the most letters x probability, a block's letters counting in full
 # where it ends as a sentence does and at this share where not (headlines, teasers),
 UNFINISHED_SHARE = 0.5
+# A run other than the article's with a block of the `shape_path` (class and id words' numbered parts set aside)
+# of article blocks holding this share of the article's prose or more is the article's structure too: a listing's
+# cards numbered in their classes (`card-7`), after one the model scored under the threshold.  Not the first two
+# items of a "most watched" list that no unchosen block parts from the article (a sliver of its prose).
+# On the dev sets any share from 0.1 to 0.5 gives the same pages.
+SHAPE_SHARE = 0.25
 # and its link text at this share: a listing's items are often links from end to end (title and
 # teaser one `<a>`), and counted at 0 they lose to the cookie notice or menu callout beside them.
 LINK_SHARE = 0.2
@@ -164,10 +182,11 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
     (a page of nothing but comments, or one whose comment section follows its
     title directly, a forum thread, keeps them).  A second copy of chosen blocks goes
     (`drop_copies`).  Last, with
-    `regions`, what a reader skips inside the body goes (`drop_embedded`: captions
-    and their widget's labels, embedded posts), then chosen blocks in regions other
-    than the article's (`drop_boilerplate_regions`); last, a passage shown twice is
-    read once (`drop_repeats`), after the regions are read as the choice drew them.
+    `regions`, teaser lists the model doubts beside an article go (`drop_teaser_lists`),
+    then what a reader skips inside the body (`drop_embedded`: captions and their
+    widget's labels, embedded posts), then chosen blocks in regions other than the
+    article's (`drop_boilerplate_regions`); last, a passage shown twice is read once
+    (`drop_repeats`), after the regions are read as the choice drew them.
     """
     chosen = np.asarray(probs) >= threshold
     thread = False  # whether the comment section's chosen blocks are the page's thread, kept
@@ -195,6 +214,7 @@ def page_blocks(table, probs, threshold: float, *, regions: bool = True):
     chosen = drop_copies(table, chosen)
     if not regions:
         return chosen
+    chosen = drop_teaser_lists(table, probs, chosen)
     kept = drop_embedded(table, chosen)
     return drop_repeats(table, drop_boilerplate_regions(table, probs, kept, thread=thread), skipped=chosen & ~kept)
 
@@ -227,6 +247,87 @@ def before_section(chosen, comment):
     before = ~comment
     before[int(np.flatnonzero(chosen & comment)[0]):] = False
     return before
+
+
+def drop_teaser_lists(table, probs, chosen):
+    """`chosen` less its teaser lists (`teaser_lists`) that the model doubts beside an article it does not.
+
+    A "latest", "most popular" or "related" list (a headline link, then a sentence or
+    three of each story) reads to the classifier as prose, often in one run with the
+    article it follows, and its excerpts can outweigh a short article.  The model is
+    less sure of it than of the article: a list goes where its letters (outside links)
+    average a probability under `TEASER_DOUBT` and `TEASER_MARGIN` or more under that
+    of the chosen blocks outside every list.  A listing's items, an article's list of
+    linked sections, a blog's front page of posts score as high as the rest, and stay.
+    """
+    lists = teaser_lists(table, chosen)
+    if not lists:
+        return chosen
+    p = np.asarray(probs, dtype=float)
+    letters = np.array([b.weight - b.anchor_weight for b in table.blocks], dtype=float)
+    rest = chosen.copy()
+    for items in lists:
+        rest[items] = False
+    if (held := letters[rest].sum()) < ARTICLE_LETTERS:  # no article beside them (a headline alone): a listing
+        return chosen
+    sure = float((letters[rest] * p[rest]).sum() / held)
+    kept = chosen.copy()
+    for items in lists:
+        doubt = float((letters[items] * p[items]).sum() / max(letters[items].sum(), 1.0))
+        if doubt < TEASER_DOUBT and sure - doubt >= TEASER_MARGIN:
+            kept[items] = False
+    return kept
+
+
+def teaser_lists(table, chosen) -> list[list[int]]:
+    """The teaser lists among the `chosen` blocks: `TEASER_ITEMS` or more items in a row, each a headline
+    (a chosen block of link text mostly) and the chosen blocks up to the next headline (at most
+    `TEASER_EXCERPT_BLOCKS`, not links mostly, those after the first in the element holding it and
+    the headline), their headlines of one `shape_path` and their first excerpts of one.  Each list
+    as the indexes of its blocks, in page order."""
+    blocks = table.blocks
+    items: list[list[int]] = []  # (headline, excerpts...) in page order
+    for i in np.flatnonzero(chosen).tolist():
+        b = blocks[i]
+        if 2 * b.anchor_weight >= b.weight > 0:
+            items.append([i])
+        elif items and 0 < len(items[-1]) <= TEASER_EXCERPT_BLOCKS and (
+                len(items[-1]) == 1 or run_container(table, items[-1][:2]) in table.ancestors[i]):
+            items[-1].append(i)  # an excerpt's later blocks lie in the element holding its headline and first block
+        elif items and items[-1]:
+            items.append([])  # a block after an excerpt too long for a teaser's ends the list
+    lists, row, key = [], [], None
+    for item in items + [[]]:
+        k = None
+        if (len(item) > 1 and sum(blocks[i].weight for i in item[1:]) <= TEASER_EXCERPT_LETTERS
+                and blocks[item[-1]].text.rstrip().endswith(SENTENCE_ENDS)):
+            k = (shape_path(blocks[item[0]].path), shape_path(blocks[item[1]].path))
+        if k is not None and k == key:
+            row.append(item)
+            continue
+        if len(row) >= TEASER_ITEMS:
+            lists.append([i for it in row for i in it])
+        row, key = ([item], k) if k is not None else ([], None)
+    return lists
+
+
+@functools.lru_cache(maxsize=100_000)  # a page repeats its few paths
+def shape_path(path: tuple[str, ...]) -> tuple[str, ...]:
+    """A block's tag path with the parts of class and id words that hold a digit set aside (`post-1234` and
+    `post-77` read `post-`, `css-1x9ab` `css-`): the items of one list share it where their markup numbers
+    or hashes each, and a post's `post-N` stays apart from a comment's `comment-N`."""
+    return tuple(map(_shape_step, path))
+
+
+@functools.lru_cache(maxsize=100_000)
+def _shape_step(enc: str) -> str:
+    cut = min((k for k in (enc.find("."), enc.find("#")) if k >= 0), default=len(enc))  # the tag (`h2`) stays
+    if not any(c.isdigit() for c in enc[cut:]):
+        return enc
+    return enc[:cut] + _NUMBERED_PART.sub("", enc[cut:])
+
+
+_NUMBERED_PART = re.compile(r"[^-_.#]*[0-9][^-_.#]*")
 
 
 def same_posts(table, chosen, comment) -> bool:
@@ -482,8 +583,10 @@ def drop_boilerplate_regions(table, probs, chosen, *, thread: bool = False):
           holding its whole structure, where the article is a listing's item);
       +1  it is not the article's and is mostly link text: related posts, tags, menus;
       -1  it is not the article's and has a block with the tag path of an article
-          block, or, outside the article's container and ending as a sentence, that
-          path once class and id are set aside or its last `POST_TAIL` steps: the next item of a listing, the next
+          block (or its `shape_path`, where the article's blocks of that shape hold
+          `SHAPE_SHARE` of its prose), or, outside the article's container and ending
+          as a sentence, that path once class and id are set aside or its last
+          `POST_TAIL` steps: the next item of a listing, the next
           post of a forum thread, the second part of a body split around a figure or
           an advertisement.
     A block is dropped where its run's score, +1 if an element around it that is not
@@ -511,6 +614,13 @@ def drop_boilerplate_regions(table, probs, chosen, *, thread: bool = False):
     core, structure = article_run(table, runs, prose)
     container = run_container(table, runs[core])
     article_paths = {blocks[i].path for i in runs[core]}
+    # the shapes of the article's structure: those holding `SHAPE_SHARE` of its prose or more (a listing's
+    # items numbered in their class), not a pair of links in its run (the first items of a list after it)
+    shape_prose: dict[tuple[str, ...], float] = {}
+    for i in runs[core]:
+        key = shape_path(blocks[i].path)
+        shape_prose[key] = shape_prose.get(key, 0.0) + prose[i]
+    article_shapes = {k for k, v in shape_prose.items() if v > 0 and v >= SHAPE_SHARE * sum(shape_prose.values())}
     article_plain: set[tuple[str, ...]] = set()  # their `plain_path`s, made where first asked (most pages never ask)
     article_tails: set[tuple[str, ...]] = set()  # and their last `POST_TAIL` steps
     mass = dict(zip(shown, (text * p).tolist()))
@@ -540,7 +650,7 @@ def drop_boilerplate_regions(table, probs, chosen, *, thread: bool = False):
 
     def article_path(i: int) -> bool:
         path = blocks[i].path
-        if path in article_paths:
+        if path in article_paths or shape_path(path) in article_shapes:
             return True
         if not ends[i] or container in ancestors[i]:
             return False
