@@ -176,7 +176,8 @@ def _checked(result: Extraction, blocks: PageBlocks, match: Match | None, root,
         if how:
             log.warning("%s: no main text found %sin %d letters of text (%s)", result.id,
                         "beyond its title " if result.text else "", n, how)
-    return add_metadata(with_comments(with_stated_fields(result, root), table, root, blocks), root, signals=stated)
+    result = with_stated_fields(result, root, stated() if root is not None else None)
+    return add_metadata(with_comments(result, table, root, blocks), root, signals=stated)
 
 
 def extract_html(html: str | bytes, url: str | None = None, patterns: Patterns | str | Path | None = None) -> Extraction:

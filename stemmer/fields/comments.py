@@ -58,6 +58,7 @@ AUTHOR_WORDS = frozenset({"author", "fn", "vcard", "name", "username", "user", "
                           "nickname", "by", "header"})
 _SAYS = re.compile(r"\s*(?:says|said|wrote|writes)\s*(?::|\.\.\.|…)?\s*$", re.I)
 
+# A heading in a comment section is its title ("One thought on ...", "15 comments"), no comment's text.
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 Comment = dict[str, str | None]
@@ -246,10 +247,8 @@ def _read(table, blocks: list[int]) -> Comment | None:
             used.add(i)
             if author is None:  # "by Jane on May 3, 2012", "Posted by: Jane at 7:49 AM"
                 author = byline_author(b.text)
-    if all(table.blocks[i].tag in _HEADINGS for i in blocks if i not in used):
-        return None  # a "Comments" heading marked as the section
     text = "\n".join(b.text for i in blocks if i not in used and (b := table.blocks[i]).text
-                     and not (b.anchor_weight == b.weight <= TOOL_LETTERS))
+                     and b.tag not in _HEADINGS and not (b.anchor_weight == b.weight <= TOOL_LETTERS))
     if not text:
         return None
     return {"text": text, "author": author, "date": date}
