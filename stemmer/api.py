@@ -13,6 +13,7 @@ from stemmer.errors import StemmerError
 from stemmer.extract import Extraction, Match, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
 from stemmer.fields.comments import with_comments
+from stemmer.fields.linked import shown_terms
 from stemmer.fields.stated import with_stated_fields
 from stemmer.layout.model import AnalyzeParams, Patterns, PatternSet
 from stemmer.layout.store import load_patterns
@@ -158,8 +159,9 @@ def _checked(result: Extraction, blocks: PageBlocks, match: Match | None, root,
              stated: Callable[[], PageSignals], table=None) -> Extraction:
     """The page's finished record: every path ends here.  It gets its date and author
     (`add_metadata`), the fields it states (`with_stated_fields`: image, tags,
-    categories) and its readers' comments (`with_comments`, from the page's `table`
-    where the run made one), and a page with text whose body came out empty is said so.
+    categories, with those its layout's link slots show, `shown_terms`) and its readers'
+    comments (`with_comments`, from the page's `table` where the run made one), and a page
+    with text whose body came out empty is said so.
 
     A warning for a page of `EMPTY_WARNING_LETTERS` letters or more without main
     text beyond its title (`Extraction.body_blocks`: a headline kept as main text
@@ -176,7 +178,8 @@ def _checked(result: Extraction, blocks: PageBlocks, match: Match | None, root,
         if how:
             log.warning("%s: no main text found %sin %d letters of text (%s)", result.id,
                         "beyond its title " if result.text else "", n, how)
-    result = with_stated_fields(result, root, stated() if root is not None else None)
+    result = with_stated_fields(result, root, stated() if root is not None else None,
+                                shown_terms(result, match, blocks, root))
     return add_metadata(with_comments(result, table, root, blocks), root, signals=stated)
 
 

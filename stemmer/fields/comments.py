@@ -56,6 +56,8 @@ FORM_WORDS = frozenset({"respond", "reply", "form", "commentform"})
 # Class or id words of the element of a comment's author.
 AUTHOR_WORDS = frozenset({"author", "fn", "vcard", "name", "username", "user", "commenter", "nick", "poster",
                           "nickname", "by", "header"})
+_BYLINE = re.compile(r"\s*(?:posted\s+)?by\b", re.I)
+_USER_NUMBER = re.compile(r"\s*\(\d+\)")  # a user's number after the name (Slashdot's)
 _SAYS = re.compile(r"\s*(?:says|said|wrote|writes)\s*(?::|\.\.\.|…)?\s*$", re.I)
 
 # A heading in a comment section is its title ("One thought on ...", "15 comments"), no comment's text.
@@ -247,6 +249,11 @@ def _read(table, blocks: list[int]) -> Comment | None:
             used.add(i)
             if author is None:  # "by Jane on May 3, 2012", "Posted by: Jane at 7:49 AM"
                 author = byline_author(b.text)
+            continue
+        if author is None and len(b.text) <= DATE_CHARS and _BYLINE.match(b.text) \
+                and (name := byline_author(_SAYS.sub("", _USER_NUMBER.sub("", b.text)))):
+            author = name  # "by garaged (579941) writes:"
+            used.add(i)
     text = "\n".join(b.text for i in blocks if i not in used and (b := table.blocks[i]).text
                      and b.tag not in _HEADINGS and not (b.anchor_weight == b.weight <= TOOL_LETTERS))
     if not text:

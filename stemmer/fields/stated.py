@@ -4,7 +4,8 @@
 first large image of its article or main element: not an icon, a logo or an avatar,
 and not declared smaller than `LARGE_IMAGE` pixels), ``tags`` (``article:tag``
 metas, JSON-LD ``keywords``) and ``categories`` (``article:section``, JSON-LD
-``articleSection``).  Every page gets the ones it states, whatever read it; a
+``articleSection``), then the tags and categories its layout's link slots show
+(`stemmer.fields.linked`).  Every page gets the ones it states, whatever read it; a
 slot a user named so gives its own value instead (`with_stated_fields`).
 """
 from __future__ import annotations
@@ -43,9 +44,19 @@ def stated_fields(root, url: str | None = None, signals: PageSignals | None = No
     return out
 
 
-def with_stated_fields(result: Extraction, root, signals: PageSignals | None = None) -> Extraction:
-    """The record with the page's built-in fields added where its layout names no slot so."""
+def with_stated_fields(result: Extraction, root, signals: PageSignals | None = None,
+                       shown: dict[str, list[str]] | None = None) -> Extraction:
+    """The record with the page's built-in fields added where its layout names no slot so.
+
+    `shown`: the tags and categories its layout's link slots show (`stemmer.fields.linked`),
+    after those the page states (each once, case-blind).
+    """
     stated = stated_fields(root, result.url, signals)
+    for name, terms in (shown or {}).items():
+        have = stated.get(name, [])
+        known = {t.casefold() for t in have}
+        if more := [t for t in terms if t.casefold() not in known]:
+            stated[name] = [*have, *more]
     missing = {k: v for k, v in stated.items() if k not in result.fields}
     return replace(result, fields={**result.fields, **missing}) if missing else result
 

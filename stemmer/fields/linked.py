@@ -1,0 +1,72 @@
+"""The tags and categories a matched page shows: the links of its layout's varying slots to tag and category pages.
+
+An article's "Tags: a, b, c" line, or its list of labels, is a slot of its
+layout whose blocks vary from page to page and whose links lead to the site's
+tag or category pages: ``rel="tag"`` (``rel="category tag"``: a category), or an
+address with a ``/tag/``, ``/tags/``, ``/tagged/`` or ``/label/`` (Blogger's
+``/search/label/``) step (tags), a ``/category/`` or
+``/categories/`` step (categories).  The layout is what tells them from the
+site's tag cloud or category menu: those are the same on every page, static
+slots, and give nothing; nor does the page's main text (a link in a sentence).
+Only a page that matched a layout is read so; the page's own statements
+(`stemmer.fields.stated`) come first, these after them.
+"""
+from __future__ import annotations
+
+import re
+
+from stemmer.blocks import PageBlocks
+from stemmer.blocks.block import BLOCK_TAGS, encode
+
+TAG_STEP = re.compile(r"/(?:tags?|tagged|labels?)/[^/?#]", re.I)
+CATEGORY_STEP = re.compile(r"/(?:category|categories)/[^/?#]", re.I)
+# The links looked at, found by lxml in C: those whose address or rel may say tag or category.
+_CANDIDATES = ("//a[contains(@rel,'tag') or contains(@href,'/tag') or contains(@href,'/label')"
+               " or contains(@href,'/categor')]")
+
+
+def shown_terms(result, match, page: PageBlocks, root) -> dict[str, list[str]]:
+    """The matched page's ``tags`` and ``categories`` by its varying link slots (those it has; {} for none).
+
+    Args:
+        result: the page's `Extraction` (its main and title blocks hold no terms).
+        match: the page's `Match` (its layout, its blocks' keys).
+        page: the page's blocks, as matched.
+        root: the parsed page.
+    """
+    if root is None or match is None or match.layout is None or not result.matched:
+        return {}
+    links = root.xpath(_CANDIDATES)
+    if not links:
+        return {}
+    static = {s.key for s in match.layout.sections if s.role == "static"}
+    text_blocks = {b.index for b in result.blocks if b.role in ("main", "title")}
+    varying: dict[tuple[str, ...], list[str]] = {}  # path -> the texts of the page's varying blocks there
+    for i, (key, b) in enumerate(zip(match.keys, page.blocks)):
+        if key not in static and i not in text_blocks:
+            varying.setdefault(b.path, []).append(b.text)
+    out: dict[str, list[str]] = {}
+    for a in links:
+        kind = _kind(a.get("href") or "", (a.get("rel") or "").lower().split())
+        text = " ".join("".join(a.itertext()).split())
+        if kind is None or not text:
+            continue
+        path = tuple(encode(e.tag, e.get("class"), e.get("id"))
+                     for e in reversed(list(a.iterancestors())) if e.tag in BLOCK_TAGS)
+        if any(text in shown for shown in varying.get(path, ())):
+            terms = out.setdefault(kind, [])
+            if text.casefold() not in map(str.casefold, terms):
+                terms.append(text)
+    return out
+
+
+def _kind(href: str, rel: list[str]) -> str | None:
+    """``tags`` or ``categories`` for a link to a tag or category page, else None."""
+    if "tag" in rel:
+        return "categories" if "category" in rel else "tags"
+    address = href.split("?", 1)[0].split("#", 1)[0]
+    if CATEGORY_STEP.search(address):
+        return "categories"
+    if TAG_STEP.search(address):
+        return "tags"
+    return None
