@@ -6,8 +6,9 @@ tag or category pages: ``rel="tag"`` (``rel="category tag"``: a category), or an
 address with a ``/tag/``, ``/tags/``, ``/tagged/`` or ``/label/`` (Blogger's
 ``/search/label/``) step (tags), a ``/category/`` or
 ``/categories/`` step (categories).  The layout is what tells them from the
-site's tag cloud or category menu: those are the same on every page, static
-slots, and give nothing; nor does the page's main text (a link in a sentence).
+site's tag cloud or category menu: those are the same on every page (a slot
+whose text hardly varies, `VARYING_DIFF`), and give nothing; nor does the page's
+main text (a link in a sentence).
 Only a page that matched a layout is read so; the page's own statements
 (`stemmer.fields.stated`) come first, these after them.
 """
@@ -20,6 +21,10 @@ from stemmer.blocks.block import BLOCK_TAGS, encode
 
 TAG_STEP = re.compile(r"/(?:tags?|tagged|labels?)/[^/?#]", re.I)
 CATEGORY_STEP = re.compile(r"/(?:category|categories)/[^/?#]", re.I)
+# A slot whose DiffScore (the share of its text that differs between the layout's pages) is under this
+# is the same on every page (a tag cloud, a category menu), whatever role analyze gave it: a post's
+# two or three tags differ from the next post's by less than a body does, and may be called static.
+VARYING_DIFF = 0.1
 # The links looked at, found by lxml in C: those whose address or rel may say tag or category.
 _CANDIDATES = ("//a[contains(@rel,'tag') or contains(@href,'/tag') or contains(@href,'/label')"
                " or contains(@href,'/categor')]")
@@ -39,7 +44,7 @@ def shown_terms(result, match, page: PageBlocks, root) -> dict[str, list[str]]:
     links = root.xpath(_CANDIDATES)
     if not links:
         return {}
-    static = {s.key for s in match.layout.sections if s.role == "static"}
+    static = {s.key for s in match.layout.sections if s.diff < VARYING_DIFF}
     text_blocks = {b.index for b in result.blocks if b.role in ("main", "title")}
     varying: dict[tuple[str, ...], list[str]] = {}  # path -> the texts of the page's varying blocks there
     for i, (key, b) in enumerate(zip(match.keys, page.blocks)):
