@@ -8,15 +8,17 @@ address with a ``/tag/``, ``/tags/``, ``/tagged/`` or ``/label/`` (Blogger's
 ``/categories/`` step (categories).  The layout is what tells them from the
 site's tag cloud or category menu: those are the same on every page (a slot
 whose text hardly varies, `VARYING_DIFF`), and give nothing; nor does the page's
-main text (a link in a sentence).
+main text (a link in a sentence), nor a link whose text is not the name its
+address gives the tag ("more ..." beside a list of the tag's posts).
 Only a page that matched a layout is read so; the page's own statements
 (`stemmer.fields.stated`) come first, these after them.
 """
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
-from stemmer.blocks import PageBlocks
+from stemmer.blocks import PageBlocks, sig
 from stemmer.blocks.block import BLOCK_TAGS, encode
 
 TAG_STEP = re.compile(r"/(?:tags?|tagged|labels?)/[^/?#]", re.I)
@@ -52,9 +54,10 @@ def shown_terms(result, match, page: PageBlocks, root) -> dict[str, list[str]]:
             varying.setdefault(b.path, []).append(b.text)
     out: dict[str, list[str]] = {}
     for a in links:
-        kind = _kind(a.get("href") or "", (a.get("rel") or "").lower().split())
+        href = a.get("href") or ""
+        kind = _kind(href, (a.get("rel") or "").lower().split())
         text = " ".join("".join(a.itertext()).split())
-        if kind is None or not text:
+        if kind is None or not text or not _names_its_page(text, href):
             continue
         path = tuple(encode(e.tag, e.get("class"), e.get("id"))
                      for e in reversed(list(a.iterancestors())) if e.tag in BLOCK_TAGS)
@@ -63,6 +66,15 @@ def shown_terms(result, match, page: PageBlocks, root) -> dict[str, list[str]]:
             if text.casefold() not in map(str.casefold, terms):
                 terms.append(text)
     return out
+
+
+def _names_its_page(text: str, href: str) -> bool:
+    """Whether a link's text is the name its address gives the tag (``Solar & wind`` for
+    ``/tag/solar-wind/``), not a "more ..." beside it; an address that names it by number says nothing."""
+    step = unquote(href.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1])
+    named = sig(step.rsplit(".", 1)[0] if step.endswith((".html", ".htm", ".php")) else step)
+    own = sig(text)
+    return not named or named.isdigit() or own in named or named in own
 
 
 def _kind(href: str, rel: list[str]) -> str | None:
