@@ -20,8 +20,14 @@ by the generic model alone (no patterns).  Per page:
   `GOLD_KEEPS_COMMENTS`); the same for the extraction's own body blocks;
 - the comments found, and how many carry an author and a date.
 
+With ``--body-check SET ...``: every page of those sets is extracted by the generic
+model alone (no patterns: the fallback's path), once as shipped and once with the
+comments step left out; the count of pages whose title, blocks or text differ (0
+is the aim: comments only read the decision) and of pages that got comments.
+
     python benchmarks/comments.py                 # one table per site, then the totals
     python benchmarks/comments.py --json out.json
+    python benchmarks/comments.py --body-check mceb dragnet
 """
 from __future__ import annotations
 
@@ -163,11 +169,36 @@ def read_pages(work: Path) -> list[dict]:
     return rows
 
 
+def body_check(sets: list[str]) -> None:
+    """Per set: pages whose body differs with and without the comments step, and pages with comments."""
+    import stemmer.api as api
+
+    step = api.with_comments
+    for dataset in sets:
+        pages = [to_page(d) for d in load(dataset).values()]
+        start = time.perf_counter()
+        shipped = list(extract(pages, None))
+        api.with_comments = lambda result, *args: result
+        try:
+            bare = list(extract(pages, None))
+        finally:
+            api.with_comments = step
+        differ = sum((a.title, a.blocks, a.text) != (b.title, b.blocks, b.text) for a, b in zip(shipped, bare))
+        print(f"{dataset}: {len(pages)} pages, body differs on {differ}, comments on "
+              f"{sum(bool(r.fields.get('comments')) for r in shipped)} "
+              f"({sum(len(r.fields.get('comments', [])) for r in shipped)} comments)  "
+              f"({time.perf_counter() - start:.0f} s)")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--work", type=Path, default=Path("/tmp/stemmer-bench-comments"))
     ap.add_argument("--json", type=Path, help="write the per-page rows here")
+    ap.add_argument("--body-check", nargs="+", metavar="SET", help="the body with and without comments instead")
     args = ap.parse_args(argv)
+    if args.body_check:
+        body_check(args.body_check)
+        return 0
     args.work.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     rows = read_pages(args.work)

@@ -17,7 +17,9 @@ word they all carry) is a comment of its own.  Blocks outside the items
 without such repetition is one comment.
 
 Each comment is ``{"text": ..., "author": ..., "date": ...}``: its text (its blocks
-one per line, less those read as its author and date), the name in its block
+one per line, less those read as its author and date, headings, short links such
+as "Reply", and counts such as "0 Comments" or a vote's "39"; a comment left with
+no text is none), the name in its block
 whose element is named as an author (``fn``, ``author``, ``vcard``, ``username``,
 ...) and the date of its first short block that reads as one (ISO 8601), each
 None where the markup gives none.  A page without readers' comments has no
@@ -57,9 +59,11 @@ FORM_WORDS = frozenset({"respond", "reply", "form", "commentform"})
 AUTHOR_WORDS = frozenset({"author", "fn", "vcard", "name", "username", "user", "commenter", "nick", "poster",
                           "nickname", "by", "header"})
 _BYLINE = re.compile(r"\s*(?:posted\s+)?by\b", re.I)
-_USER_NUMBER = re.compile(r"\s*\(\d+\)")  # a user's number after the name (Slashdot's)
+_USER_NUMBER = re.compile(r"\s*\(\s*\d+\s*\)")  # a user's number after the name (Slashdot's)
 _SAYS = re.compile(r"\s*(?:says|said|wrote|writes)\s*(?::|\.\.\.|…)?\s*$", re.I)
 
+# A count with at most one word ("39", "0 Comments", "12 replies"): a vote or comment count, no comment's text.
+_COUNT = re.compile(r"^\W*\d[\d,.]*\W*(?:\w+\W*)?$")
 # A heading in a comment section is its title ("One thought on ...", "15 comments"), no comment's text.
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
@@ -255,7 +259,8 @@ def _read(table, blocks: list[int]) -> Comment | None:
             author = name  # "by garaged (579941) writes:"
             used.add(i)
     text = "\n".join(b.text for i in blocks if i not in used and (b := table.blocks[i]).text
-                     and b.tag not in _HEADINGS and not (b.anchor_weight == b.weight <= TOOL_LETTERS))
+                     and b.tag not in _HEADINGS and not (b.anchor_weight == b.weight <= TOOL_LETTERS)
+                     and not _COUNT.match(b.text))
     if not text:
         return None
     return {"text": text, "author": author, "date": date}

@@ -112,6 +112,9 @@ def test_a_page_without_comments_has_no_comments_key():
         "</article>", "</article><div id='respond'><h3>Leave a Reply</h3><form><p>Your email address "
                       "will not be published. Required fields are marked.</p></form></div>"))
     assert "comments" not in form_only.fields
+    counted = _extract(_wordpress(comments=[], reply=None).replace(
+        "</article>", "</article><div id='comments'><h3>Comments</h3><p class='count'>0 Comments</p></div>"))
+    assert "comments" not in counted.fields
 
 
 @pytest.mark.parametrize("page", [_wordpress, _disqus, _replies])
