@@ -197,19 +197,19 @@ def is_thread(table, shown, comment) -> bool:
     return sum(table.blocks[i].weight for i in np.flatnonzero(between) + heading + 1) < ARTICLE_LETTERS
 
 
-def comment_blocks(table, main) -> list[int]:
-    """The indexes of the page's readers' comment blocks, in page order: those in a comment section
-    (`PageTable.comments`, the marks `page_blocks`' comment rules read) that are not `main`, in a
-    section that holds no main block.
+def comment_sections(table, main) -> list[list[int]]:
+    """The page's readers' comment sections, in page order, each as the indexes of its blocks: the blocks
+    around which the outermost element is a comment section (`PageTable.comments`, the marks
+    `page_blocks`' comment rules read), for each such element that holds no `main` block.
 
     Read-only: it names what the decision left out, never changes it.  `main` is the page's
     decision, however it was made (a layout's, the classifier's: a sequence of block indexes or a
     mask).  A section holding main text is the page's own text (a forum's thread, which `is_thread`
     and `same_posts` keep): its other blocks are a post's frame, not readers' comments.
     """
-    if not table.comments:
-        return []
     marks = table.comments
+    if not marks:
+        return []
     sections: dict[int, list[int]] = {}  # the outermost comment element around a block -> its blocks
     for i, anc in enumerate(table.ancestors):
         if not marks.isdisjoint(anc):
@@ -217,7 +217,7 @@ def comment_blocks(table, main) -> list[int]:
     if not sections:
         return []
     chosen = set(np.flatnonzero(main).tolist()) if isinstance(main, np.ndarray) else set(main)
-    return sorted(i for inside in sections.values() if chosen.isdisjoint(inside) for i in inside)
+    return [inside for inside in sections.values() if chosen.isdisjoint(inside)]
 
 
 def drop_captions(table, chosen):

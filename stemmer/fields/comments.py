@@ -1,7 +1,7 @@
 """The built-in ``comments`` field: the readers' comments the page's decision left out of its body.
 
 Which blocks are readers' comments is the decision module's to say
-(`stemmer.extract.decide.comment_blocks`: the blocks of a comment section that
+(`stemmer.extract.decide.comment_sections`: the blocks of each comment section that
 holds no main text, whichever decided the page, a layout or the classifier); here
 they are only cut into comments and read.  The body is never touched: a block of
 the body is never a comment.
@@ -34,7 +34,7 @@ from dataclasses import replace
 from stemmer.classify.features import _token_kind
 
 from stemmer.extract.apply import Extraction
-from stemmer.extract.decide import comment_blocks
+from stemmer.extract.decide import comment_sections
 from stemmer.layout.bylines import byline_author, slot_date
 from stemmer.metadata.authors import clean_author
 
@@ -77,11 +77,8 @@ def page_comments(table, main) -> list[Comment]:
         table: the page's `PageTable` (`stemmer.classify.features.page_table`).
         main: the indexes of the blocks its decision kept as main text.
     """
-    blocks = comment_blocks(table, main)
-    if not blocks:
-        return []
     comments: list[Comment] = []
-    for section in _sections(table, blocks):
+    for section in comment_sections(table, main):
         section = [i for i in section if not _in_form(table, i)]
         for item in _items(table, section):
             if (comment := _read(table, item)) is not None:
@@ -118,14 +115,6 @@ def _step_names_comment(step: str) -> bool:
     tag, _, ident = step.partition("#")
     classes = tag.split(".")[1:]
     return any(_token_kind(t) == "comment" for t in (*classes, *ident.lower().split()))
-
-
-def _sections(table, blocks: list[int]) -> list[list[int]]:
-    """The blocks by the outermost comment element around them."""
-    out: dict[int, list[int]] = {}
-    for i in blocks:
-        out.setdefault(next(e for e in table.ancestors[i] if e in table.comments), []).append(i)
-    return list(out.values())
 
 
 def _in_form(table, i: int) -> bool:
