@@ -25,6 +25,7 @@ def _post(k: int, rng: random.Random, tags: list[str], *, stated: bool = False) 
             + f"</div><footer class='entry-footer'><p class='tags'>Tags: {links}</p>"
             f"<p class='cat'>Filed under <a href='/category/{category.lower()}/' rel='category tag'>{category}</a></p>"
             "</footer>"
+            f"<div class='more-area'><a class='more' href='/tags/{tags[0].lower().replace(' ', '-')}/'>more ...</a></div>"
             f"</article><aside class='sidebar'><h3>All tags</h3><ul class='tag-cloud'>{cloud}</ul></aside>"
             "</div></body></html>")
     return Page(f"p{k}", f"https://walks.example/posts/{k}.html", "walks.example", html)
@@ -43,7 +44,8 @@ def test_tags_and_categories_from_a_repeated_link_slot_not_the_tag_cloud():
     first = out[0]
     shown = [a.split(">")[1].split("<")[0] for a in pages[8].html.split("<p class='tags'>Tags: ")[1]
              .split("</p>")[0].split("</a>") if ">" in a]
-    assert first.fields["tags"] == shown and len(shown) < len(TOPICS)  # the cloud lists every topic
+    # not the cloud, which lists every topic, nor "more ..." beside the first tag's name
+    assert first.fields["tags"] == shown and len(shown) < len(TOPICS)
     assert first.fields["categories"] == ["Gear"]
     # A page that states a tag gives it first, then the ones its slot shows, each once.
     last = out[1]
