@@ -21,7 +21,7 @@ one per line, less those read as its author and date, headings, short links such
 as "Reply", and counts such as "0 Comments" or a vote's "39"; a comment left with
 no text is none), the name in its block
 whose element is named as an author (``fn``, ``author``, ``vcard``, ``username``,
-...) and the date of its first short block that reads as one (ISO 8601), each
+...) and the date of its first short block that reads as one (ISO 8601: the first date of that line, the day before the month where both could be), each
 None where the markup gives none.  A page without readers' comments has no
 ``comments`` field (as a page without stated tags has no ``tags``).
 """
@@ -35,8 +35,9 @@ from stemmer.classify.features import _token_kind
 
 from stemmer.extract.apply import Extraction
 from stemmer.extract.decide import comment_sections
-from stemmer.layout.bylines import byline_author, slot_date
+from stemmer.layout.bylines import byline_author
 from stemmer.metadata.authors import clean_author
+from stemmer.metadata.dates import parse_date
 
 FIELD = "comments"
 # The element whose children are the comments holds at least this share of the section's letters ...
@@ -66,6 +67,7 @@ _SAYS = re.compile(r"\s*(?:says|said|wrote|writes)\s*(?::|\.\.\.|…)?\s*$", re.
 _COUNT = re.compile(r"^\W*\d[\d,.]*\W*(?:\w+\W*)?$")
 # A heading in a comment section is its title ("One thought on ...", "15 comments"), no comment's text.
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_DIGIT = re.compile(r"\d")
 
 Comment = dict[str, str | None]
 
@@ -79,7 +81,7 @@ def page_comments(table, main) -> list[Comment]:
     """
     comments: list[Comment] = []
     for section in comment_sections(table, main):
-        section = [i for i in section if not _in_form(table, i)]
+        section = _outside_form(table, section)
         for item in _items(table, section):
             if (comment := _read(table, item)) is not None:
                 comments.append(comment)
@@ -117,9 +119,15 @@ def _step_names_comment(step: str) -> bool:
     return any(_token_kind(t) == "comment" for t in (*classes, *ident.lower().split()))
 
 
-def _in_form(table, i: int) -> bool:
-    elements = table.elements
-    return any(elements[e][0] == "form" or not FORM_WORDS.isdisjoint(elements[e][1]) for e in table.ancestors[i])
+def _outside_form(table, section: list[int]) -> list[int]:
+    """The section's blocks outside its comment form (a ``form``, an element named `FORM_WORDS`)."""
+    forms = {e for e in {e for i in section for e in table.ancestors[i]} if _is_form(table.elements[e])}
+    return [i for i in section if forms.isdisjoint(table.ancestors[i])] if forms else section
+
+
+@functools.lru_cache(maxsize=100_000)  # a site names its elements alike on every page
+def _is_form(element: tuple[str, tuple[str, ...]]) -> bool:
+    return element[0] == "form" or not FORM_WORDS.isdisjoint(element[1])
 
 
 def _items(table, blocks: list[int]) -> list[list[int]]:
@@ -224,20 +232,31 @@ def _nested(table, items: list[tuple[list[int], list[int]]], level: int, under: 
     return sorted(out.values(), key=lambda b: b[0])
 
 
+@functools.lru_cache(maxsize=100_000)  # a site names its elements alike on every page
+def _names_author(element: tuple[str, tuple[str, ...]]) -> bool:
+    return not AUTHOR_WORDS.isdisjoint(element[1])
+
+
+def _may_date(text: str) -> bool:
+    """Whether a block may be a comment's date line: short, with a number in it (asked before the date parser)."""
+    return len(text) <= DATE_CHARS and _DIGIT.search(text) is not None
+
+
 def _read(table, blocks: list[int]) -> Comment | None:
     """One comment's text, author and date; None where it has no text of its own."""
     author = date = None
     used: set[int] = set()
+    elements, ancestors = table.elements, table.ancestors
     for i in blocks:
         b = table.blocks[i]
-        if author is None and any(not AUTHOR_WORDS.isdisjoint(table.elements[e][1]) for e in table.ancestors[i][-2:]):
+        if author is None and any(map(_names_author, [elements[e] for e in ancestors[i][-2:]])):
             if name := clean_author(_SAYS.sub("", b.text)):
                 author = name
                 used.add(i)
-                if len(b.text) <= DATE_CHARS and (d := slot_date(b.text)):
+                if _may_date(b.text) and (d := parse_date(b.text, day_first=True)):
                     date = d
                 continue
-        if date is None and len(b.text) <= DATE_CHARS and (d := slot_date(b.text)):
+        if date is None and _may_date(b.text) and (d := parse_date(b.text, day_first=True)):
             date = d
             used.add(i)
             if author is None:  # "by Jane on May 3, 2012", "Posted by: Jane at 7:49 AM"

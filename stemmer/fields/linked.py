@@ -21,7 +21,7 @@ import unicodedata
 from urllib.parse import unquote
 
 from stemmer.blocks import PageBlocks, sig
-from stemmer.blocks.block import BLOCK_TAGS, encode
+from stemmer.blocks.block import BLOCK_TAGS, SKIP_TAGS, encode
 
 TAG_STEP = re.compile(r"/(?:tags?|tagged|labels?)/[^/?#]", re.I)
 CATEGORY_STEP = re.compile(r"/(?:category|categories)/[^/?#]", re.I)
@@ -30,9 +30,6 @@ CATEGORY_STEP = re.compile(r"/(?:category|categories)/[^/?#]", re.I)
 # two or three tags differ from the next post's by less than a body does, and may be called static.
 VARYING_DIFF = 0.1
 _INDEX = re.compile(r"index\.(?:html?|php)$", re.I)  # a folder's page: the step before it names the tag
-# The links looked at, found by lxml in C: those whose address or rel may say tag or category.
-_CANDIDATES = ("//a[contains(@rel,'tag') or contains(@href,'/tag') or contains(@href,'/label')"
-               " or contains(@href,'/categor')]")
 
 
 def shown_terms(result, match, page: PageBlocks, root) -> dict[str, list[str]]:
@@ -46,37 +43,76 @@ def shown_terms(result, match, page: PageBlocks, root) -> dict[str, list[str]]:
     """
     if root is None or match is None or match.layout is None or not result.matched:
         return {}
-    links = root.xpath(_CANDIDATES)
-    if not links:
-        return {}
-    static = {s.key for s in match.layout.sections if s.diff < VARYING_DIFF}
+    static = _constant_keys(match.layout)
     text_blocks = {b.index for b in result.blocks if b.role in ("main", "title")}
-    varying: dict[tuple[str, ...], list[str]] = {}  # path -> the texts of the page's varying blocks there
+    varying: dict[tuple[str, ...], list[str]] = {}  # path -> the texts of the page's varying link blocks there
     for i, (key, b) in enumerate(zip(match.keys, page.blocks)):
-        if key not in static and i not in text_blocks:
+        if b.anchor_weight and key not in static and i not in text_blocks:
             varying.setdefault(b.path, []).append(b.text)
-    anywhere = "\n".join(t for texts in varying.values() for t in texts)  # asked first: most links are not there
-    found = []  # (kind, text, href, element) of each link to a tag or category page
-    for a in links:
+    if not varying:
+        return {}
+    found = []  # (kind, text, href, its block's path) of each link to a tag or category page in a varying block
+    for a, path in _links_in(root, varying):
         href = a.get("href") or ""
-        kind = _kind(href, (a.get("rel") or "").lower().split())
-        text = " ".join("".join(a.itertext()).split())
-        if kind is not None and text:
-            found.append((kind, text, href, a))
+        if (kind := _kind(href, (a.get("rel") or "").lower().split())) is not None \
+                and (text := " ".join("".join(a.itertext()).split())) \
+                and any(text in shown for shown in varying[path]):
+            found.append((kind, text, href))
     texts: dict[str, set[str]] = {}  # per tag (its address's last step), the texts the page gives links to it
-    for _, text, href, _ in found:
+    for _, text, href in found:
         texts.setdefault(_slug(href), set()).add(text)
     out: dict[str, list[str]] = {}
-    for kind, text, href, a in found:
-        if text not in anywhere or (len(texts[_slug(href)]) > 1 and not _names_its_page(text, href)):
-            continue  # not in a varying block; or "more ..." beside a tag's posts, the tag named elsewhere
-        path = tuple(encode(e.tag, e.get("class"), e.get("id"))
-                     for e in reversed(list(a.iterancestors())) if e.tag in BLOCK_TAGS)
-        if any(text in shown for shown in varying.get(path, ())):
-            terms = out.setdefault(kind, [])
-            if text.casefold() not in map(str.casefold, terms):
-                terms.append(text)
+    for kind, text, href in found:
+        if len(texts[_slug(href)]) > 1 and not _names_its_page(text, href):
+            continue  # "more ..." beside a tag's posts, the tag named elsewhere
+        terms = out.setdefault(kind, [])
+        if text.casefold() not in map(str.casefold, terms):
+            terms.append(text)
     return out
+
+
+def _links_in(root, paths: dict[tuple[str, ...], list[str]]):
+    """The ``<a href>`` elements whose block has one of these paths, each with that path.
+
+    Only the elements along those paths are visited, not the whole page: a block's path is
+    its block elements' encodings from the root (`stemmer.blocks.block.encode`), inline
+    elements passed through.
+    """
+    prefixes = {p[:k] for p in paths for k in range(len(p))}
+    out = []
+    stack = [(iter(root), ())]  # the elements being read, each with its children left and its path
+    while stack:
+        children, path = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            continue
+        tag = child.tag
+        if not isinstance(tag, str) or tag in _NO_BLOCKS:
+            continue
+        if tag == "a":
+            if path in paths and child.get("href"):
+                out.append((child, path))  # a link is inline: its block is the one around it
+            continue
+        step = path + (encode(tag, child.get("class"), child.get("id")),) if tag in BLOCK_TAGS else path
+        if step in prefixes or step in paths:
+            stack.append((iter(child), step))
+    return out
+
+
+_NO_BLOCKS = SKIP_TAGS | {"head"}  # what the block walk skips with its contents, and the page's head
+
+_CONSTANT: dict[int, tuple] = {}  # id of a layout -> (it, the keys of its slots whose text hardly varies)
+
+
+def _constant_keys(layout) -> frozenset[str]:
+    """The keys of the layout's slots whose DiffScore is under `VARYING_DIFF`, made once per layout."""
+    kept = _CONSTANT.get(id(layout))
+    if kept is None or kept[0] is not layout:
+        if len(_CONSTANT) > 10_000:
+            _CONSTANT.clear()
+        kept = _CONSTANT[id(layout)] = (layout, frozenset(s.key for s in layout.sections if s.diff < VARYING_DIFF))
+    return kept[1]
 
 
 def _names_its_page(text: str, href: str) -> bool:
