@@ -19,8 +19,18 @@ product page names price, sku, specs, tags and manual (its values from the
 generator's truth, ``shop_gold.jsonl``); each is scored on the test product and
 deal pages (another template, where the price aligns by its "Price:" label).
 
+Tags and categories from link slots (``--terms``, `run_site_terms`): each site of
+jekyll_sites and web_sites is analyzed on its train pages and its test articles
+extracted with patterns only; per site, the pages whose layout's link slots gave
+tags or categories (`stemmer.fields.linked.shown_terms`, recorded as extract calls
+it), and, on the pages that state their own (``article:tag`` / JSON-LD ``keywords``,
+``article:section`` / ``articleSection``: the truth), the share of the slots'
+terms that the page states (precision) and of the stated terms the slots show
+(recall), case-blind, pooled over the site's pages.
+
     python benchmarks/fields.py                        # every set, per site and field
     python benchmarks/fields.py --sets shop --json out.json
+    python benchmarks/fields.py --terms                # tags and categories by link slots, per site
 """
 from __future__ import annotations
 
@@ -124,6 +134,66 @@ def run_site_dates(dataset: str, work: Path, only: set[str]) -> list[dict]:
     return rows
 
 
+def run_site_terms(dataset: str, work: Path, only: set[str]) -> list[dict]:
+    """Per site of the set: its test articles' tags and categories by link slots, against those they state."""
+    import stemmer.api as api
+
+    shown: dict[str, dict] = {}
+    reader = api.shown_terms
+
+    def recorded(result, match, page, root):  # what the link slots gave each page, as extract asks it
+        shown[result.id] = out = reader(result, match, page, root)
+        return out
+
+    data = load(dataset)
+    split = run_split(dataset, work)
+    rows = []
+    sites = sorted({d["site"] for d in data.values()} & (only or {d["site"] for d in data.values()}))
+    api.shown_terms = recorded
+    try:
+        for site in sites:
+            train = [data[i] for i in split["train"] if i in data and data[i]["site"] == site]
+            test = [data[i] for i in split["test"] if i in data and data[i]["site"] == site and data[i].get("text")]
+            if not train or not test:
+                continue
+            patterns = analyze([Page(d["id"], d.get("url"), d["site"], d["html"]) for d in train], site_model=False)
+            pages = [Page(d["id"], d.get("url"), d["site"], d["html"]) for d in test]
+            matched = sum(ex.matched for ex in extract(pages, patterns, fallback=None))
+            row = {"set": dataset, "site": site, "pages": len(test), "matched": matched}
+            for name in ("tags", "categories"):
+                got = stating = both = said = showing = 0
+                for d in test:
+                    slot = [t.casefold() for t in shown.get(d["id"], {}).get(name, [])]
+                    signals = page_signals(parse_html(d["html"]), d.get("url"))
+                    truth = {t.casefold() for t in getattr(signals, name)}
+                    showing += bool(slot)
+                    if truth:
+                        stating += 1
+                        got += len(slot)
+                        said += len(truth)
+                        both += len(truth.intersection(slot))
+                row[name] = {"pages_shown": showing, "pages_stating": stating,
+                             "precision": round(both / got, 4) if got else None,
+                             "recall": round(both / said, 4) if said else None}
+            rows.append(row)
+    finally:
+        api.shown_terms = reader
+    return rows
+
+
+def print_terms(rows: list[dict]) -> None:
+    print(f"{'set':13} {'site':28} {'pages':>5} {'match':>5}  "
+          f"{'tags: shown':>11} {'stating':>7} {'prec':>5} {'recall':>6}  "
+          f"{'categories: shown':>17} {'stating':>7} {'prec':>5} {'recall':>6}")
+    def f(x):
+        return "-" if x is None else f"{x:.3f}"
+    for r in rows:
+        t, c = r["tags"], r["categories"]
+        print(f"{r['set']:13} {r['site']:28} {r['pages']:5d} {r['matched']:5d}  "
+              f"{t['pages_shown']:11d} {t['pages_stating']:7d} {f(t['precision']):>5} {f(t['recall']):>6}  "
+              f"{c['pages_shown']:17d} {c['pages_stating']:7d} {f(c['precision']):>5} {f(c['recall']):>6}")
+
+
 def _is_test(page_id: str) -> bool:
     return int(hashlib.sha256(page_id.encode()).hexdigest(), 16) % 3 == 0
 
@@ -168,8 +238,15 @@ def main() -> int:
     ap.add_argument("--sites", nargs="*", default=[], help="only these sites of the real sets")
     ap.add_argument("--work", type=Path, default=Path("/tmp/stemmer-bench-fields"), help="split files go here")
     ap.add_argument("--json", type=Path, help="write the rows here")
+    ap.add_argument("--terms", action="store_true", help="tags and categories by link slots instead (real sets)")
     args = ap.parse_args()
     args.work.mkdir(parents=True, exist_ok=True)
+    if args.terms:
+        rows = [r for name in args.sets if name != "shop" for r in run_site_terms(name, args.work, set(args.sites))]
+        print_terms(rows)
+        if args.json:
+            args.json.write_text(json.dumps(rows, indent=1, ensure_ascii=False) + "\n")
+        return 0
     rows = []
     for name in args.sets:
         rows += run_shop() if name == "shop" else run_site_dates(name, args.work, set(args.sites))

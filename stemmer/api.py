@@ -12,6 +12,8 @@ from stemmer.classify.site_model import TRAIN_PAGES_PER_SITE, train_on_patterns
 from stemmer.errors import StemmerError
 from stemmer.extract import Extraction, Match, SiteMatcher, apply_layout, foreign, unmatched
 from stemmer.extract.fallback import GENERIC, Fallback, load_fallback, safe_extract
+from stemmer.fields.comments import with_comments
+from stemmer.fields.linked import shown_terms
 from stemmer.fields.stated import with_stated_fields
 from stemmer.layout.model import AnalyzeParams, Patterns, PatternSet
 from stemmer.layout.store import load_patterns
@@ -148,15 +150,18 @@ def _extract_page(page: Page, matcher: SiteMatcher | None, learned: dict, fb: Fa
         stood_in = match.layout.id if match is not None and match.layout is not None else None
         result = safe_extract(fb, page.id, page.url, page.site, root, similarity, table=table, pattern=stood_in,
                               signals=stated, **learned)
-    return (_checked(result or unmatched(page.id, page.url, page.site, similarity), blocks, match, root, stated),
+    return (_checked(result or unmatched(page.id, page.url, page.site, similarity), blocks, match, root, stated,
+                     table),
             blocks if with_blocks else None)
 
 
 def _checked(result: Extraction, blocks: PageBlocks, match: Match | None, root,
-             stated: Callable[[], PageSignals]) -> Extraction:
+             stated: Callable[[], PageSignals], table=None) -> Extraction:
     """The page's finished record: every path ends here.  It gets its date and author
-    (`add_metadata`) and the fields it states (`with_stated_fields`: image, tags,
-    categories), and a page with text whose body came out empty is said so.
+    (`add_metadata`), the fields it states (`with_stated_fields`: image, tags,
+    categories, with those its layout's link slots show, `shown_terms`) and its readers'
+    comments (`with_comments`, from the page's `table` where the run made one), and a page
+    with text whose body came out empty is said so.
 
     A warning for a page of `EMPTY_WARNING_LETTERS` letters or more without main
     text beyond its title (`Extraction.body_blocks`: a headline kept as main text
@@ -173,7 +178,9 @@ def _checked(result: Extraction, blocks: PageBlocks, match: Match | None, root,
         if how:
             log.warning("%s: no main text found %sin %d letters of text (%s)", result.id,
                         "beyond its title " if result.text else "", n, how)
-    return add_metadata(with_stated_fields(result, root), root, signals=stated)
+    result = with_stated_fields(result, root, stated() if root is not None else None,
+                                shown_terms(result, match, blocks, root))
+    return add_metadata(with_comments(result, table, root, blocks), root, signals=stated)
 
 
 def extract_html(html: str | bytes, url: str | None = None, patterns: Patterns | str | Path | None = None) -> Extraction:

@@ -357,6 +357,29 @@ def is_thread(table, shown, comment) -> bool:
     return sum(table.blocks[i].weight for i in np.flatnonzero(between) + heading + 1) < ARTICLE_LETTERS
 
 
+def comment_sections(table, main) -> list[list[int]]:
+    """The page's readers' comment sections, in page order, each as the indexes of its blocks: the blocks
+    around which the outermost element is a comment section (`PageTable.comments`, the marks
+    `page_blocks`' comment rules read), for each such element that holds no `main` block.
+
+    Read-only: it names what the decision left out, never changes it.  `main` is the page's
+    decision, however it was made (a layout's, the classifier's: a sequence of block indexes or a
+    mask).  A section holding main text is the page's own text (a forum's thread, which `is_thread`
+    and `same_posts` keep): its other blocks are a post's frame, not readers' comments.
+    """
+    marks = table.comments
+    if not marks:
+        return []
+    sections: dict[int, list[int]] = {}  # the outermost comment element around a block -> its blocks
+    for i, anc in enumerate(table.ancestors):
+        if not marks.isdisjoint(anc):
+            sections.setdefault(next(e for e in anc if e in marks), []).append(i)
+    if not sections:
+        return []
+    chosen = set(np.flatnonzero(main).tolist()) if isinstance(main, np.ndarray) else set(main)
+    return [inside for inside in sections.values() if chosen.isdisjoint(inside)]
+
+
 def drop_embedded(table, chosen):
     """`chosen` less what a reader skips inside an article's body: captions and their widget's
     labels (`drop_captions`) and embedded social posts (`drop_social_posts`).  Before the region

@@ -4,74 +4,61 @@
 first large image of its article or main element: not an icon, a logo or an avatar,
 and not declared smaller than `LARGE_IMAGE` pixels), ``tags`` (``article:tag``
 metas, JSON-LD ``keywords``) and ``categories`` (``article:section``, JSON-LD
-``articleSection``).  Every page gets the ones it states, whatever read it; a
+``articleSection``), then the tags and categories its layout's link slots show
+(`stemmer.fields.linked`).  Every page gets the ones it states, whatever read it; a
 slot a user named so gives its own value instead (`with_stated_fields`).
 """
 from __future__ import annotations
 
-import html
 import re
 from dataclasses import replace
 from urllib.parse import urljoin
 
 from stemmer.extract.apply import Extraction
-from stemmer.metadata.signals import item_types, json_ld_items, load_json
+from stemmer.metadata.signals import PageSignals, page_signals
 
 BUILTIN_FIELDS = ("image", "tags", "categories")
 # An image declared at least this wide and high (or with no size) is a page's picture, not an icon.
 LARGE_IMAGE = 200
 _NOT_PICTURE = re.compile(r"^data:|\.svg(?:$|\?)|logo|icon|avatar|emoji|sprite|pixel|spacer|badge", re.I)
-_IMAGE_META = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src")
-_WANTED_META = frozenset({*_IMAGE_META, "article:tag", "article:section"})
-_ARTICLE_TYPES = frozenset({"article", "newsarticle", "blogposting", "techarticle", "scholarlyarticle", "report",
-                            "webpage", "product", "recipe", "creativework", "socialmediaposting"})
 
 
-def stated_fields(root, url: str | None = None) -> dict[str, str | list[str]]:
-    """The page's image, tags and categories as it states them; those it does not state are left out."""
+def stated_fields(root, url: str | None = None, signals: PageSignals | None = None) -> dict[str, str | list[str]]:
+    """The page's image, tags and categories as it states them; those it does not state are left out.
+
+    `signals`: the page's `page_signals`, where the caller read them already (they hold the
+    statements: `PageSignals.images`, `tags`, `categories`); else they are read here.
+    """
     if root is None:
         return {}
-    metas: dict[str, list[str]] = {}
-    items: list[dict] = []
-    for el in root.iter("meta", "script"):  # one walk of the tree for both
-        if el.tag == "script":
-            if "ld+json" in (el.get("type") or "").lower() and (data := load_json(el.text or "")) is not None:
-                items += json_ld_items(data)
-        elif (key := (el.get("property") or el.get("name") or "").strip().lower()) in _WANTED_META:
-            if content := " ".join((el.get("content") or "").split()):
-                metas.setdefault(key, []).append(html.unescape(content))
-    items = [it for it in items if item_types(it) & _ARTICLE_TYPES]
+    if signals is None:
+        signals = page_signals(root, url)
     out: dict[str, str | list[str]] = {}
-    image = next((v[0] for k in _IMAGE_META if (v := metas.get(k))), None) or _item_image(items) or _body_image(root)
+    image = (signals.images[0] if signals.images else None) or _body_image(root)
     if image:
         out["image"] = urljoin(url, image) if url else image
-    tags = _unique(metas.get("article:tag", []) + _strings(items, "keywords", split=True))
-    if tags:
-        out["tags"] = tags
-    categories = _unique(metas.get("article:section", []) + _strings(items, "articleSection"))
-    if categories:
-        out["categories"] = categories
+    if signals.tags:
+        out["tags"] = list(signals.tags)
+    if signals.categories:
+        out["categories"] = list(signals.categories)
     return out
 
 
-def with_stated_fields(result: Extraction, root) -> Extraction:
-    """The record with the page's built-in fields added where its layout names no slot so."""
-    stated = stated_fields(root, result.url)
+def with_stated_fields(result: Extraction, root, signals: PageSignals | None = None,
+                       shown: dict[str, list[str]] | None = None) -> Extraction:
+    """The record with the page's built-in fields added where its layout names no slot so.
+
+    `shown`: the tags and categories its layout's link slots show (`stemmer.fields.linked`),
+    after those the page states (each once, case-blind).
+    """
+    stated = stated_fields(root, result.url, signals)
+    for name, terms in (shown or {}).items():
+        have = stated.get(name, [])
+        known = {t.casefold() for t in have}
+        if more := [t for t in terms if t.casefold() not in known]:
+            stated[name] = [*have, *more]
     missing = {k: v for k, v in stated.items() if k not in result.fields}
     return replace(result, fields={**result.fields, **missing}) if missing else result
-
-
-def _item_image(items: list[dict]) -> str | None:
-    for it in items:
-        value = it.get("image")
-        for _ in range(3):  # a list of images, an ImageObject, its url
-            if isinstance(value, list):
-                value = value[0] if value else None
-            elif isinstance(value, dict):
-                value = value.get("url") or value.get("contentUrl")
-        if isinstance(value, str) and value.strip():
-            return value.strip()
-    return None
 
 
 def _body_image(root) -> str | None:
@@ -95,26 +82,3 @@ def _body_image(root) -> str | None:
 def _size(value: str | None) -> int | None:
     digits = re.match(r"\s*(\d+)", value or "")
     return int(digits.group(1)) if digits else None
-
-
-def _strings(items: list[dict], key: str, *, split: bool = False) -> list[str]:
-    """The strings of a JSON-LD key over the items (a list, or one string, cut at commas where `split`)."""
-    out: list[str] = []
-    for it in items:
-        value = it.get(key)
-        values = value if isinstance(value, list) else [value]
-        for v in values:
-            if isinstance(v, str):
-                out += [p for p in (v.split(",") if split else [v])]
-    return out
-
-
-def _unique(values: list[str]) -> list[str]:
-    """Cleaned values once each, in order (case-blind)."""
-    seen, out = set(), []
-    for v in values:
-        v = " ".join(html.unescape(v).split())
-        if v and v.casefold() not in seen:
-            seen.add(v.casefold())
-            out.append(v)
-    return out

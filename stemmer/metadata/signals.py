@@ -37,6 +37,12 @@ TITLE_META = ("og:title", "twitter:title", "headline", "dc.title", "parsely-titl
 SITE_META = ("og:site_name", "application-name", "apple-mobile-web-app-title", "twitter:site")
 # The meta tags read for their statements (a page's others, such as viewport or robots, are passed by).
 _READ_META = frozenset(PUBLISHED_META + MODIFIED_META + AUTHOR_META + TITLE_META + SITE_META)
+# Meta tags (property or name) of the page's stated image, tags and categories (`PageSignals.images`, ...).
+IMAGE_META = ("og:image", "og:image:url", "og:image:secure_url", "twitter:image", "twitter:image:src")
+_FIELD_META = frozenset({*IMAGE_META, "article:tag", "article:section"})
+# The JSON-LD types whose image, keywords and section are the page's own.
+FIELD_TYPES = frozenset({"article", "newsarticle", "blogposting", "techarticle", "scholarlyarticle", "report",
+                         "webpage", "product", "recipe", "creativework", "socialmediaposting"})
 # Meta tags the title step reads by their first value (`PageSignals.og_title`, ...).
 _SOCIAL_META = frozenset({"og:title", "twitter:title", "og:type"})
 # JSON-LD types that describe the page's own content (their fields win over a WebSite's or an Organization's).
@@ -94,6 +100,13 @@ class PageSignals:
             (`stemmer.classify.title`); None, "" where the page has none.
         h1s: the page's `<h1>` elements in document order, found in the same walk, for its
             headline (`stemmer.metadata.visible.headline_element`); None where not read.
+        images: the page's images as it states them, best first: its first image `<meta>`
+            (``og:image``, ``twitter:image``, ... in `IMAGE_META` order), then the first
+            ``image`` of its JSON-LD items of `FIELD_TYPES`; addresses as written.
+        tags, categories: its ``article:tag`` metas and JSON-LD ``keywords`` (cut at commas),
+            its ``article:section`` metas and JSON-LD ``articleSection``: each once (case-blind),
+            spaces collapsed and entities decoded.  The built-in fields read these
+            (`stemmer.fields.stated`).
     """
 
     dates: tuple[Signal, ...] = ()
@@ -105,6 +118,9 @@ class PageSignals:
     og_type: str = ""
     social_title: str | None = None
     h1s: tuple | None = field(default=None, repr=False, compare=False)
+    images: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
 
     @property
     def date(self) -> Signal | None:
@@ -142,15 +158,19 @@ def page_signals(root, url: str | None = None, *, lang: str | None = None) -> Pa
     for el in tagged:
         tag = el.tag
         (metas if tag == "meta" else scripts if tag == "script" else times if tag == "time" else h1s).append(el)
-    _read_json_ld(scripts, dates, modified, authors, titles, sites, lang, url)
-    social = _read_meta(metas, dates, modified, authors, titles, sites, lang)
+    stated: dict[str, list[str]] = {}  # meta tags of `_FIELD_META` and JSON-LD fields of `FIELD_TYPES` items
+    _read_json_ld(scripts, dates, modified, authors, titles, sites, lang, url, stated)
+    social = _read_meta(metas, dates, modified, authors, titles, sites, lang, stated)
     _read_microdata(props, dates, authors, lang)
     _read_time(times, dates, lang)
     dates.extend(_url_dates(url))
     _read_rel_author(rels, authors)
+    images = [v[0] for k in IMAGE_META if (v := stated.get(k))][:1] + stated.get("image", [])[:1]
     return PageSignals(_unique(dates, by_source=True), _unique(modified, by_source=True), _unique(authors),
                        _unique(titles), _unique(sites),
-                       social.get("og:title"), social.get("og:type", "").lower(), social.get("social"), tuple(h1s))
+                       social.get("og:title"), social.get("og:type", "").lower(), social.get("social"), tuple(h1s),
+                       tuple(images), _terms(stated.get("article:tag", []) + stated.get("keywords", [])),
+                       _terms(stated.get("article:section", []) + stated.get("articleSection", [])))
 
 
 def _statement_elements(root) -> tuple[list, list, list]:
@@ -177,8 +197,9 @@ def _unique(signals: list[Signal], by_source: bool = False) -> tuple[Signal, ...
 
 # --- JSON-LD ---------------------------------------------------------------------------------
 
-def _read_json_ld(scripts, dates, modified, authors, titles, sites, lang, url) -> None:
-    """Dates, authors, headline and site names of the JSON-LD items, the page's own item first.
+def _read_json_ld(scripts, dates, modified, authors, titles, sites, lang, url, stated) -> None:
+    """Dates, authors, headline and site names of the JSON-LD items, the page's own item first;
+    into `stated`, the image, keywords and section of every item of `FIELD_TYPES` (nested ones included).
 
     Dates come from the page's own items only (`_own_items`): an item of a listing, a
     part of the page, or an article whose address is another page's states that one's
@@ -196,6 +217,7 @@ def _read_json_ld(scripts, dates, modified, authors, titles, sites, lang, url) -
         return
     by_id = {it["@id"]: it for it in items if isinstance(it.get("@id"), str)}
     typed = [(it, item_types(it)) for it in items]
+    _field_items([it for it, types in typed if types & FIELD_TYPES], stated)
     own = _own_items(typed, nested, url)
     own_ids = {id(it) for it, _ in own}
     # Authors and headlines: of every item of a creative type, the page's own first (a template's
@@ -220,6 +242,35 @@ def _read_json_ld(scripts, dates, modified, authors, titles, sites, lang, url) -
         publisher = it.get("publisher")
         if isinstance(publisher, dict) and isinstance(publisher.get("name"), str):
             sites.append(Signal(" ".join(publisher["name"].split()), "json-ld", "publisher", publisher["name"]))
+
+
+def _field_items(items: list[dict], stated: dict[str, list[str]]) -> None:
+    """The first image of the items, and their keywords (cut at commas) and sections, into `stated`."""
+    for it in items:
+        value = it.get("image")
+        for _ in range(3):  # a list of images, an ImageObject, its url
+            if isinstance(value, list):
+                value = value[0] if value else None
+            elif isinstance(value, dict):
+                value = value.get("url") or value.get("contentUrl")
+        if isinstance(value, str) and value.strip() and "image" not in stated:
+            stated["image"] = [value.strip()]
+        for key, split in (("keywords", True), ("articleSection", False)):
+            value = it.get(key)
+            for v in value if isinstance(value, list) else [value]:
+                if isinstance(v, str):
+                    stated.setdefault(key, []).extend(v.split(",") if split else [v])
+
+
+def _terms(values: list[str]) -> tuple[str, ...]:
+    """Cleaned values once each, in order (case-blind)."""
+    seen, out = set(), []
+    for v in values:
+        v = " ".join(html.unescape(v).split())
+        if v and v.casefold() not in seen:
+            seen.add(v.casefold())
+            out.append(v)
+    return tuple(out)
 
 
 _PAGE_TYPES = frozenset({"webpage", "collectionpage", "itempage", "aboutpage", "medicalwebpage"})
@@ -344,9 +395,10 @@ def _names(value, by_id: dict, depth: int = 0):
 
 # --- meta tags, microdata, <time>, URL, author links ------------------------------------------------------------
 
-def _read_meta(metas, dates, modified, authors, titles, sites, lang) -> dict[str, str]:
+def _read_meta(metas, dates, modified, authors, titles, sites, lang, stated) -> dict[str, str]:
     """The statements of the `<meta>`s; returns the first ``og:title``, ``og:type`` and as ``social``
-    the first ``og:title`` or ``twitter:title`` (`PageSignals.og_title`, ...)."""
+    the first ``og:title`` or ``twitter:title`` (`PageSignals.og_title`, ...).  Into `stated`, the
+    contents of the `_FIELD_META` tags (image, tags, section), spaces collapsed and entities decoded."""
     found: dict[str, list[str]] = {}
     social: dict[str, str] = {}
     for meta in metas:
@@ -357,7 +409,10 @@ def _read_meta(metas, dates, modified, authors, titles, sites, lang) -> dict[str
         read = (low := key.lower()) in _READ_META
         shared = bool(named) and low in _SOCIAL_META and low not in social  # `key` is `named` where it has one
         if not (read or shared):
-            continue  # a tag that states nothing read here (viewport, robots, og:image): its content unread
+            if named and (low := named.strip().lower()) in _FIELD_META \
+                    and (content := " ".join((meta.get("content") or "").split())):
+                stated.setdefault(low, []).append(html.unescape(content))
+            continue  # a tag that states nothing read here (viewport, robots): its content unread
         content = meta.get("content")
         if not content or not (content := content.strip()):
             continue

@@ -58,10 +58,11 @@ def to_webstemmer(ex: Extraction) -> str:
 
     A page's date and author, where known, follow as ``DATE:`` and ``AUTHOR:`` lines
     (after ``PATTERN:``, or after ``!UNMATCHED:``), then its named fields as
-    ``FIELD-name:`` lines, one per value (none for an empty one).
+    ``FIELD-name:`` lines, one per value (none for an empty one); a value that is a
+    record (a comment: text, author, date) as its JSON object on one line.
     """
     known = [f"{key}: {_one_line(value)}" for key, value in (("DATE", ex.date), ("AUTHOR", ex.author)) if value]
-    known += [f"FIELD-{name}: {_one_line(v)}" for name, value in ex.fields.items()
+    known += [f"FIELD-{name}: {_field_line(v)}" for name, value in ex.fields.items()
               for v in (value if isinstance(value, list) else [value]) if v]
     if not ex.matched:
         return "\n".join([f"!UNMATCHED: {ex.id}", *known]) + "\n\n"
@@ -96,7 +97,8 @@ _PREFIX = {"h1": "## ", "h2": "## ", "h3": "### ", "h4": "#### ", "h5": "##### "
 
 def front_matter(ex: Extraction) -> str:
     """The page's YAML front matter: its URL (else its id), title, date and author, those it has,
-    and its named fields (a mapping under ``fields``, each value a JSON string or list: valid YAML)."""
+    and its fields (a mapping under ``fields``, each value a JSON string, list or list of objects
+    such as the comments: valid YAML)."""
     fields = [("url", ex.url) if ex.url else ("id", ex.id), ("title", ex.title), ("date", ex.date),
               ("author", ex.author)]
     # Strings as JSON strings (valid YAML, escapes included); the ISO date bare, as YAML reads dates.
@@ -152,3 +154,8 @@ class Writer:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def _field_line(value) -> str:
+    """A field's value on one line: a string with its spaces collapsed, a record (a dict) as JSON."""
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, dict) else _one_line(value)
