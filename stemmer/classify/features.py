@@ -139,14 +139,14 @@ def _element_kind(cls: str | None, ident: str | None) -> str | None:
     for value in (ident, cls):
         if value and _KIND_WORDS.search(low := value.lower()):
             for token in low.split():
-                if (found := _token_kind(token)) == "comment":
+                if (found := token_kind(token)) == "comment":
                     return found
                 kind = kind or found
     return kind
 
 
 @functools.lru_cache(maxsize=100_000)  # sites share their class tokens (`text-center`, `entry-content`)
-def _token_kind(token: str) -> str | None:
+def token_kind(token: str) -> str | None:
     """``comment`` where a class or id token names a comment, ``content`` where it names an article's body."""
     if m := _ELEMENT_KIND.fullmatch(token):
         return "comment" if m.group("comment") is not None else "content"

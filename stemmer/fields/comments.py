@@ -31,7 +31,7 @@ import functools
 import re
 from dataclasses import replace
 
-from stemmer.classify.features import _token_kind
+from stemmer.classify.features import token_kind
 
 from stemmer.extract.apply import Extraction
 from stemmer.extract.decide import comment_sections
@@ -116,7 +116,7 @@ def _step_names_comment(step: str) -> bool:
     """Whether a path step (``tag.class1.class2#id``) names a comment as the page table's marks do."""
     tag, _, ident = step.partition("#")
     classes = tag.split(".")[1:]
-    return any(_token_kind(t) == "comment" for t in (*classes, *ident.lower().split()))
+    return any(token_kind(t) == "comment" for t in (*classes, *ident.lower().split()))
 
 
 def _outside_form(table, section: list[int]) -> list[int]:
