@@ -147,7 +147,7 @@ def _hides(style: str) -> bool:
     return any(word in low and form.search(low) is not None for word, form in _DISPLAY_NONE_LOWER)
 
 
-_HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
+HEADINGS = frozenset("h1 h2 h3 h4 h5 h6".split())
 # The glyph a headline's permalink shows on hover (Sphinx and MkDocs ¶, VuePress #).
 PERMALINK_GLYPHS = frozenset("¶ # § 🔗 🔗︎ ⚓ ⚓︎".split())
 _PERMALINK_CLASS = re.compile(r"anchor|headerlink|permalink|hash-?link|heading-?link", re.I)
@@ -165,7 +165,7 @@ def is_screen_reader_only(cls: str | None) -> bool:
 
 def may_be_permalink(path: tuple[str, ...], href: str | None) -> bool:
     """Whether an ``<a href>`` in the block at `path` could be a headline's permalink: a fragment link in a heading."""
-    return bool(path) and path[-1].split(".", 1)[0].split("#", 1)[0] in _HEADINGS and "#" in (href or "")
+    return bool(path) and path[-1].split(".", 1)[0].split("#", 1)[0] in HEADINGS and "#" in (href or "")
 
 
 def is_permalink(text: str, cls: str | None) -> bool:

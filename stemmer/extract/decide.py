@@ -40,7 +40,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from stemmer.blocks.block import BLOCK_TAGS
+from stemmer.blocks.block import BLOCK_TAGS, HEADINGS
 
 # A page where the classifier finds no main text still gives its one block holding this
 # share of its letters.  With the shipped model on cleaneval, l3s_gn1, dragnet and
@@ -147,7 +147,6 @@ FIGURE_LETTERS = 200
 # no label and no quotation (a card's heading and text beside an icon, a testimonial beside its author's
 # face are the page's), or a video's slide: its photo,
 # a `DURATION` ("2:34"), a title and a blurb.
-HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 DURATION = re.compile(r"\s*\d{1,2}(?::\d\d){1,2}\s*$")
 # An element named as the article's body (the PageTable's `content`) or of one of these tags is no figure:
 # its image is the article's (a post of one photo and two lines) or its author's (a headline with a portrait).

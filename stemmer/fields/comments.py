@@ -31,8 +31,8 @@ import functools
 import re
 from dataclasses import replace
 
+from stemmer.blocks.block import HEADINGS
 from stemmer.classify.features import token_kind
-
 from stemmer.extract.apply import Extraction
 from stemmer.extract.decide import comment_sections
 from stemmer.layout.bylines import byline_author
@@ -65,8 +65,6 @@ _SAYS = re.compile(r"\s*(?:says|said|wrote|writes)\s*(?::|\.\.\.|…)?\s*$", re.
 
 # A count with at most one word ("39", "0 Comments", "12 replies"): a vote or comment count, no comment's text.
 _COUNT = re.compile(r"^\W*\d[\d,.]*\W*(?:\w+\W*)?$")
-# A heading in a comment section is its title ("One thought on ...", "15 comments"), no comment's text.
-_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _DIGIT = re.compile(r"\d")
 
 Comment = dict[str, str | None]
@@ -267,7 +265,7 @@ def _read(table, blocks: list[int]) -> Comment | None:
             author = name  # "by garaged (579941) writes:"
             used.add(i)
     text = "\n".join(b.text for i in blocks if i not in used and (b := table.blocks[i]).text
-                     and b.tag not in _HEADINGS and not (b.anchor_weight == b.weight <= TOOL_LETTERS)
+                     and b.tag not in HEADINGS and not (b.anchor_weight == b.weight <= TOOL_LETTERS)
                      and not _COUNT.match(b.text))
     if not text:
         return None
